@@ -1,0 +1,57 @@
+"""The ``companion`` command: one entry point, a sub-command per job.
+
+Each command module has ``register(subcommands)``, which adds its parsers and sets
+``handler`` (a function of the parsed arguments returning the exit code). Modules are
+imported only for their parsers, so they keep heavy imports (OpenCV, gpiozero) inside
+their handlers. Any :class:`~companion.errors.CompanionError` becomes one line on
+stderr and exit code 2; nobody sees a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from companion.errors import CompanionError
+
+COMMAND_MODULES = (
+    "companion.cli.cards",
+)
+
+USAGE_ERROR = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> Parser:
+    """The full parser with every registered command."""
+    parser = Parser(prog="companion", description="Referee real card games at the table.")
+    subcommands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subcommands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except CompanionError as error:
+        print(f"companion {args.command}: error: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        return 130
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

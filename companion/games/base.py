@@ -1,0 +1,64 @@
+"""What every game's rules module provides: a pure reducer over events.
+
+A rules object never performs I/O and never reads a clock: time arrives as the
+``t`` of each event, and :meth:`GameRules.due` tells the referee which timer events
+(warnings, expiries) fall due by a given time so it can log them like any other event.
+
+The first event of every log is ``start``::
+
+    {"kind": "start", "data": {"game": "trick", "players": ["anna", "ben"], "options": {...}}}
+
+State objects are immutable (frozen dataclasses or tuples): ``apply`` returns a new one.
+An event the rules do not allow raises :class:`~companion.errors.IllegalMove` and
+leaves nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, TypeVar
+
+from companion.events import Event
+
+State = TypeVar("State")
+
+
+class GameRules(Protocol[State]):
+    """The rules of one game, as a pure function of the event log."""
+
+    name: str
+    """The ``game`` value in the ``start`` event: ``21x``, ``21x-solo``, ``trick``, ``solitaire``, ``medley``."""
+
+    def start(self, event: Event) -> State:
+        """The state right after the ``start`` event (its options validated)."""
+        ...
+
+    def apply(self, state: State, event: Event) -> State:
+        """The state after ``event``; raises ``IllegalMove`` if the rules forbid it."""
+        ...
+
+    def due(self, state: State, now: float) -> list[Event]:
+        """Timer events (without ``seq``) that fall due at or before ``now``, in order."""
+        ...
+
+    def summary(self, state: State) -> dict[str, Any]:
+        """JSON-ready outcome with at least ``game``, ``winners``, ``eliminated``, ``points``, ``over``."""
+        ...
+
+
+def option(options: Mapping[str, Any], key: str, default: Any, kind: type) -> Any:
+    """Read one game option, checked for type; ``IllegalMove`` names the bad key.
+
+    >>> option({"target": 50}, "target", 21, int)
+    50
+    >>> option({}, "target", 21, int)
+    21
+    """
+    from companion.errors import IllegalMove
+
+    value = options.get(key, default)
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        raise IllegalMove(f"option {key!r} must be {kind.__name__}, not {value!r}")
+    return value
