@@ -48,4 +48,5 @@ def section(config: dict[str, Any], *keys: str) -> dict[str, Any]:
         if not isinstance(current, dict):
             name = ".".join(keys[: depth + 1])
             raise ConfigError(f"[{name}] must be a table, not {type(current).__name__}")
-    return current
+    table: dict[str, Any] = current
+    return table

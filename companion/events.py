@@ -23,7 +23,7 @@ from companion.errors import LogError
 
 @dataclass(frozen=True)
 class Event:
-    """One thing that happened: ``kind``, its ``data``, time ``t`` on the game clock, number ``seq``."""
+    """One thing that happened: its kind, data, time t on the game clock and number seq."""
 
     kind: str
     data: Mapping[str, Any] = field(default_factory=dict)
@@ -43,7 +43,8 @@ class Event:
         """Validate and build an event, naming ``path`` and ``line`` in any error."""
         if not isinstance(obj, dict):
             raise LogError("an event must be a JSON object", path=path, line=line)
-        kind, data, t, seq = obj.get("kind"), obj.get("data", {}), obj.get("t", 0.0), obj.get("seq", 0)
+        kind, data = obj.get("kind"), obj.get("data", {})
+        t, seq = obj.get("t", 0.0), obj.get("seq", 0)
         if not isinstance(kind, str) or not kind:
             raise LogError("an event needs a non-empty string 'kind'", path=path, line=line)
         if not isinstance(data, dict):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
+from companion.errors import IllegalMove
 from companion.events import Event
 
 State = TypeVar("State")
@@ -27,7 +28,7 @@ class GameRules(Protocol[State]):
     """The rules of one game, as a pure function of the event log."""
 
     name: str
-    """The ``game`` value in the ``start`` event: ``21x``, ``21x-solo``, ``trick``, ``solitaire``, ``medley``."""
+    """The ``game`` of the ``start`` event: 21x, 21x-solo, trick, solitaire or medley."""
 
     def start(self, event: Event) -> State:
         """The state right after the ``start`` event (its options validated)."""
@@ -42,7 +43,7 @@ class GameRules(Protocol[State]):
         ...
 
     def summary(self, state: State) -> dict[str, Any]:
-        """JSON-ready outcome with at least ``game``, ``winners``, ``eliminated``, ``points``, ``over``."""
+        """JSON-ready outcome: at least game, winners, eliminated, points and over."""
         ...
 
 
@@ -54,8 +55,6 @@ def option(options: Mapping[str, Any], key: str, default: Any, kind: type) -> An
     >>> option({}, "target", 21, int)
     21
     """
-    from companion.errors import IllegalMove
-
     value = options.get(key, default)
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
