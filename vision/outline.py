@@ -1,0 +1,99 @@
+"""Whole-card outlines: quadrilaterals of cards whose four edges are visible.
+
+A card face is the brightest, least coloured thing on an ordinary table, so the
+frame is split into "card white" and the rest (Otsu on the per-pixel minimum of
+B, G and R, which is low for wood, cork, cloth and coloured ink alike). Each
+white region whose contour simplifies to four corners with a card's proportions
+is an outline. Overlapping cards merge into one region and are not reported
+here; the corner index reader (:mod:`vision.cards`) handles those.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+Point = tuple[float, float]
+Quad = tuple[Point, Point, Point, Point]
+
+#: Card long side over short side (poker 88/63 = 1.40, bridge 88/56 = 1.57).
+CARD_ASPECT = 1.4
+#: Accepted aspect range, wide enough for a camera tilted by up to about 30 degrees.
+ASPECT_RANGE = (1.1, 1.85)
+#: Smallest card area as a fraction of the frame.
+MIN_AREA_FRACTION = 0.002
+
+
+def card_white_mask(frame_bgr: np.ndarray) -> np.ndarray:
+    """A 0/255 mask of pixels bright and colourless enough to be card face."""
+    darkest_channel = frame_bgr.min(axis=2)
+    blurred = cv2.GaussianBlur(darkest_channel, (5, 5), 0)
+    level, _ = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _, mask = cv2.threshold(blurred, max(level, 110.0), 255, cv2.THRESH_BINARY)
+    return mask
+
+
+def order_quad(points: np.ndarray) -> Quad:
+    """Four corners clockwise (in image coordinates), starting so the first edge is a short side.
+
+    >>> order_quad(np.array([[0, 0], [0, 14], [10, 14], [10, 0]]))
+    ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
+    """
+    pts = points.reshape(4, 2).astype(np.float64)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]
+    first_edge = np.linalg.norm(pts[1] - pts[0])
+    second_edge = np.linalg.norm(pts[2] - pts[1])
+    if first_edge > second_edge:
+        pts = np.roll(pts, -1, axis=0)
+    p0, p1, p2, p3 = ((float(x), float(y)) for x, y in pts)
+    return (p0, p1, p2, p3)
+
+
+def touches_border(quad: Quad, width: int, height: int, margin: float = 3.0) -> bool:
+    """Whether a corner lies on the frame edge (the card may run off the frame)."""
+    return any(
+        x < margin or y < margin or x > width - 1 - margin or y > height - 1 - margin
+        for x, y in quad
+    )
+
+
+def find_card_outlines(frame_bgr: np.ndarray) -> list[Quad]:
+    """Outlines of the cards in ``frame_bgr`` that lie apart from other white things.
+
+    Each quad is four (x, y) corners clockwise in image coordinates; the edge from
+    the first to the second corner is a short side, so
+    ``cv2.getPerspectiveTransform`` onto ``[(0, 0), (w, 0), (w, h), (0, h)]``
+    with ``h > w`` gives the card upright or upside down (which of the two is
+    for the caller to settle, e.g. from the index).
+    """
+    mask = card_white_mask(frame_bgr)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    frame_area = frame_bgr.shape[0] * frame_bgr.shape[1]
+    outlines: list[Quad] = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < MIN_AREA_FRACTION * frame_area or area > 0.6 * frame_area:
+            continue
+        hull = cv2.convexHull(contour)
+        if area < 0.9 * cv2.contourArea(hull):
+            continue
+        corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+        if len(corners) != 4:
+            continue
+        quad = order_quad(corners)
+        if touches_border(quad, frame_bgr.shape[1], frame_bgr.shape[0]):
+            continue
+        if area < 0.9 * cv2.contourArea(np.float32(quad)):
+            continue
+        short = np.linalg.norm(np.subtract(quad[1], quad[0])) + np.linalg.norm(
+            np.subtract(quad[3], quad[2])
+        )
+        long = np.linalg.norm(np.subtract(quad[2], quad[1])) + np.linalg.norm(
+            np.subtract(quad[0], quad[3])
+        )
+        if ASPECT_RANGE[0] <= long / max(short, 1e-6) <= ASPECT_RANGE[1]:
+            outlines.append(quad)
+    return outlines
