@@ -1,0 +1,36 @@
+"""Which rules module plays which game: ``rules_for("21x")``.
+
+Rules modules are imported only when asked for, so a game that fails to import
+never stops the others. Each module exports its rules object as ``RULES``.
+
+>>> rules_for("21x").name
+'21x'
+>>> sorted(GAMES)
+['21x', '21x-solo', 'medley', 'solitaire', 'trick']
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from companion.errors import IllegalMove
+from companion.games.base import GameRules
+
+GAMES = {
+    "21x": "companion.games.x21",
+    "21x-solo": "companion.games.x21_solo",
+    "trick": "companion.games.trick",
+    "solitaire": "companion.games.solitaire",
+    "medley": "companion.games.medley",
+}
+
+
+def rules_for(name: str) -> GameRules[Any]:
+    """The rules object of game ``name``; ``IllegalMove`` for an unknown game."""
+    module = GAMES.get(name)
+    if module is None:
+        known = ", ".join(sorted(GAMES))
+        raise IllegalMove(f"unknown game {name!r} (known: {known})")
+    rules: GameRules[Any] = importlib.import_module(module).RULES
+    return rules
