@@ -1,0 +1,285 @@
+"""Twenty One solitaire on a real deck: build piles of 21 in the columns against the clock.
+
+The player turns up the next card of the stock (the camera reports it: ``draw``) and puts
+it on a column (``place``). A pile may never go over 21; a pile of two to four cards worth
+exactly 21, or of five cards worth 21 or less, clears and scores. Cleared cards are set
+aside; when the stock runs out, everything not on the board becomes the new stock
+(``reshuffle``). The game is over when the turned-up card fits no column (the referee sees
+that itself) or when the countdown expires. Readings of the text: ``docs/games/solitaire.md``.
+
+Options of the ``start`` event: ``columns`` (4), ``time_limit`` in seconds (180; 0 means
+no limit) and ``warnings`` (10: a ``timer_warning`` event each second of the last ten).
+
+>>> state = RULES.start(Event("start", {"game": "solitaire", "players": ["sol"]}))
+>>> for kind, data in [("draw", {"card": "Kd"}), ("place", {"column": 0}),
+...                    ("draw", {"card": "As"}), ("place", {"column": 0})]:
+...     state = RULES.apply(state, Event(kind, data, t=1.0))
+>>> RULES.summary(state)["score"], state.columns[0], len(state.stock)
+(51, (), 50)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.errors import IllegalMove
+from companion.events import Event
+from companion.games.base import option
+from companion.playing_cards import PlayingCard, UnknownCard, standard_deck
+from companion.timers import EXPIRED, TIMER_KINDS, Countdown
+
+DECK = frozenset(standard_deck())
+TIMER = "time"
+OPTION_KEYS = frozenset(("columns", "time_limit", "warnings"))
+BLOCKED, TIMEOUT = "blocked", "timeout"
+
+Pile = tuple[PlayingCard, ...]
+
+
+def pile_value(pile: Pile) -> int:
+    """The pile's value: an ace counts 11 only in a two-card pile with a ten-value card.
+
+    >>> cards = lambda *names: tuple(PlayingCard.parse(n) for n in names)
+    >>> pile_value(cards("As", "Qd")), pile_value(cards("As")), pile_value(cards("10c", "Kh", "Ad"))
+    (21, 1, 21)
+    >>> pile_value(cards("As", "9d"))
+    10
+    """
+    if len(pile) == 2 and any(c.rank == "A" for c in pile) and any(c.is_ten_value for c in pile):
+        return 21
+    return sum(1 if c.rank == "A" else 10 if c.is_ten_value else int(c.rank) for c in pile)
+
+
+def clear_points(pile: Pile) -> int | None:
+    """Points if ``pile`` clears: 51 for ace + ten, 31 for three cards and 21 for four
+    making 21, the pile's value for five cards worth 21 or less; None if it stays.
+
+    >>> cards = lambda *names: tuple(PlayingCard.parse(n) for n in names)
+    >>> clear_points(cards("As", "Jd")), clear_points(cards("7c", "7d", "7h"))
+    (51, 31)
+    >>> clear_points(cards("2c", "3d", "4h", "5s", "Ac")), clear_points(cards("9c", "9d"))
+    (15, None)
+    """
+    value = pile_value(pile)
+    if len(pile) == 5 and value <= 21:
+        return value
+    if value == 21 and 2 <= len(pile) <= 4:
+        return {2: 51, 3: 31, 4: 21}[len(pile)]
+    return None
+
+
+@dataclass(frozen=True)
+class Clear:
+    """A pile that cleared: its column, cards and points."""
+
+    column: int
+    cards: Pile
+    points: int
+
+
+@dataclass(frozen=True)
+class SolitaireState:
+    """The board: stock, the turned-up card, columns, cleared cards, score and countdown."""
+
+    player: str
+    countdown: Countdown | None
+    stock: frozenset[PlayingCard]
+    columns: tuple[Pile, ...]
+    current: PlayingCard | None = None
+    cleared: frozenset[PlayingCard] = frozenset()
+    score: int = 0
+    clears: tuple[Clear, ...] = ()
+    reshuffles: int = 0
+    ended: str = ""
+    """Why the game is over: ``blocked`` (no column takes the card), ``timeout``, or ""."""
+
+    @property
+    def over(self) -> bool:
+        """True once blocked or out of time."""
+        return bool(self.ended)
+
+    def accepts(self, column: int, card: PlayingCard) -> bool:
+        """True if ``card`` may go on ``column`` (the pile stays at 21 or less)."""
+        return pile_value((*self.columns[column], card)) <= 21
+
+    def places(self) -> dict[str, Pile]:
+        """Where every card of the deck is: stock, current, cleared and ``column:<n>``."""
+        where = {
+            "stock": tuple(sorted(self.stock)),
+            "current": () if self.current is None else (self.current,),
+            "cleared": tuple(sorted(self.cleared)),
+        }
+        for number, pile in enumerate(self.columns):
+            where[f"column:{number}"] = pile
+        return where
+
+
+def _read_options(options: Mapping[str, Any]) -> tuple[int, float, int]:
+    unknown = sorted(set(options) - OPTION_KEYS)
+    if unknown:
+        raise IllegalMove(f"unknown solitaire option {unknown[0]!r}")
+    columns = option(options, "columns", 4, int)
+    time_limit = option(options, "time_limit", 180.0, float)
+    warnings = option(options, "warnings", 10, int)
+    if not 1 <= columns <= 12:
+        raise IllegalMove(f"option 'columns' must be 1 to 12, not {columns}")
+    if time_limit < 0 or warnings < 0:
+        raise IllegalMove("options 'time_limit' and 'warnings' cannot be negative")
+    return columns, time_limit, warnings
+
+
+class SolitaireRules:
+    """The rules of Twenty One solitaire (``game`` = ``solitaire``)."""
+
+    name = "solitaire"
+
+    def start(self, event: Event) -> SolitaireState:
+        """A fresh game: the whole deck in the stock, empty columns, the countdown running."""
+        players = event.data.get("players")
+        if not isinstance(players, list) or len(players) != 1 or not isinstance(players[0], str):
+            raise IllegalMove(f"solitaire has exactly one player, not {players!r}")
+        options = event.data.get("options", {})
+        if not isinstance(options, dict):
+            raise IllegalMove(f"'options' must be an object, not {options!r}")
+        columns, time_limit, warnings = _read_options(options)
+        countdown = Countdown(event.t, time_limit, warnings) if time_limit else None
+        return SolitaireState(
+            player=players[0],
+            countdown=countdown,
+            stock=DECK,
+            columns=tuple(() for _ in range(columns)),
+        )
+
+    def apply(self, state: SolitaireState, event: Event) -> SolitaireState:
+        """The state after ``draw``, ``place``, ``reshuffle`` or a timer event."""
+        if state.over:
+            raise IllegalMove(f"the game is over ({state.ended}): no {event.kind!r} allowed")
+        if event.kind in TIMER_KINDS:
+            return _timer(state, event)
+        moves = {"draw": _draw, "place": _place, "reshuffle": _reshuffle}
+        if event.kind not in moves:
+            raise IllegalMove(f"unknown solitaire event {event.kind!r}")
+        if state.countdown is not None and state.countdown.expired(event.t):
+            raise IllegalMove(f"time is up at t={state.countdown.ends_at:g}: no more moves")
+        return moves[event.kind](state, event)
+
+    def due(self, state: SolitaireState, now: float) -> list[Event]:
+        """The countdown's warnings and expiry due by ``now`` (none once the game is over)."""
+        if state.over or state.countdown is None:
+            return []
+        return state.countdown.due(TIMER, now)
+
+    def summary(self, state: SolitaireState) -> dict[str, Any]:
+        """The score (``score``, also ``points``), why it ended, and the board at a glance."""
+        return {
+            "game": self.name,
+            "winners": [],
+            "eliminated": [],
+            "points": {state.player: state.score},
+            "over": state.over,
+            "score": state.score,
+            "ended": state.ended,
+            "deck": len(state.stock),
+            "current": None if state.current is None else str(state.current),
+            "columns": [[str(card) for card in pile] for pile in state.columns],
+            "clears": len(state.clears),
+            "reshuffles": state.reshuffles,
+            "time_limit": 0.0 if state.countdown is None else state.countdown.duration,
+        }
+
+
+def _timer(state: SolitaireState, event: Event) -> SolitaireState:
+    if state.countdown is None or not state.countdown.is_next(event):
+        raise IllegalMove(f"{event.kind!r} at t={event.t:g} is not the countdown's next event")
+    countdown = state.countdown.logged(event)
+    return replace(state, countdown=countdown, ended=TIMEOUT if event.kind == EXPIRED else "")
+
+
+def _draw(state: SolitaireState, event: Event) -> SolitaireState:
+    if state.current is not None:
+        raise IllegalMove(f"place the turned-up {state.current} before drawing another card")
+    if not state.stock:
+        raise IllegalMove("the stock is empty: reshuffle everything not on the board first")
+    name = event.data.get("card")
+    if not isinstance(name, str):
+        raise IllegalMove(f"'draw' needs 'card', a card name, not {name!r}")
+    try:
+        card = PlayingCard.parse(name)
+    except UnknownCard as error:
+        raise IllegalMove(str(error)) from None
+    if card not in state.stock:
+        raise IllegalMove(f"{card} is not in the stock: {_where(state, card)}")
+    drawn = replace(state, stock=state.stock - {card}, current=card)
+    if not any(drawn.accepts(c, card) for c in range(len(state.columns))):
+        return replace(drawn, ended=BLOCKED)
+    return drawn
+
+
+def _where(state: SolitaireState, card: PlayingCard) -> str:
+    place = next(name for name, cards in state.places().items() if card in cards)
+    return f"it is in {place}"
+
+
+def _place(state: SolitaireState, event: Event) -> SolitaireState:
+    card = state.current
+    if card is None:
+        raise IllegalMove("no card is turned up: draw one first")
+    column = event.data.get("column")
+    if isinstance(column, bool) or not isinstance(column, int):
+        raise IllegalMove(f"'place' needs 'column', a number, not {column!r}")
+    if not 0 <= column < len(state.columns):
+        raise IllegalMove(
+            f"column {column} does not exist: columns are 0 to {len(state.columns) - 1}"
+        )
+    if not state.accepts(column, card):
+        value = pile_value(state.columns[column])
+        raise IllegalMove(f"{card} does not fit on column {column}: the pile is worth {value}")
+    pile = (*state.columns[column], card)
+    points = clear_points(pile)
+    columns = list(state.columns)
+    if points is None:
+        columns[column] = pile
+        return replace(state, columns=tuple(columns), current=None)
+    columns[column] = ()
+    return replace(
+        state,
+        columns=tuple(columns),
+        current=None,
+        cleared=state.cleared | set(pile),
+        score=state.score + points,
+        clears=(*state.clears, Clear(column, pile, points)),
+    )
+
+
+def _reshuffle(state: SolitaireState, event: Event) -> SolitaireState:
+    if state.stock or state.current is not None:
+        raise IllegalMove(f"reshuffle only when the stock is empty ({len(state.stock)} cards left)")
+    on_board = {card for pile in state.columns for card in pile}
+    return replace(
+        state, stock=DECK - on_board, cleared=frozenset(), reshuffles=state.reshuffles + 1
+    )
+
+
+def legal_moves(state: SolitaireState) -> list[Event]:
+    """Every move now (without ``t``/``seq``): a ``draw`` of each stock card (the camera
+    decides which), ``reshuffle`` when the stock is empty, or a ``place`` on each column
+    that takes the turned-up card. Empty once the game is over. Timer events are not moves.
+    """
+    if state.over:
+        return []
+    if state.current is not None:
+        card = state.current
+        return [
+            Event("place", {"column": c})
+            for c in range(len(state.columns))
+            if state.accepts(c, card)
+        ]
+    if not state.stock:
+        return [Event("reshuffle", {})]
+    return [Event("draw", {"card": str(card)}) for card in sorted(state.stock)]
+
+
+RULES = SolitaireRules()
+"""Twenty One solitaire's rules, as the registry imports them."""
