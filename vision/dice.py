@@ -1,0 +1,251 @@
+"""Find dice in a frame and count the pips on their top faces.
+
+The method, in three steps, with every size measured relative to the pips found:
+
+1. **Die bodies** are regions clearly brighter and less yellow than the table around them
+   (the background is a heavy median of a quarter-size copy, so wood grain, shadows and
+   uneven light cancel out).
+2. **Pips** are dark, round, filled blobs inside a body whose surroundings are mostly
+   bright die face. Pips on the side faces are seen edge-on, so they are flat ellipses
+   (dropped by ``pip_roundness``) or sit on a shaded face (dropped by ``face_shade``).
+3. **Faces**: the remaining pips are linked when closer than ``link`` pip diameters; each
+   group is one top face and its size is the value. Two groups closer than ``merge`` pip
+   diameters are two faces of one die: the one with the larger, rounder pips wins.
+
+White dice with black pips are the default; ``dark=True`` reads dark dice with light pips
+by inverting the picture. Figures on the real photos: ``python -m benchmarks dice``.
+
+>>> import numpy as np
+>>> find_dice(np.full((120, 160, 3), 150, np.uint8))
+[]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.observations import DieObservation
+
+Image = npt.NDArray[Any]
+"""A frame as OpenCV gives it: height x width x 3, BGR, uint8."""
+
+MAX_PIPS = 6
+BACKGROUND_SIZE = (160, 120)
+BACKGROUND_KERNEL = 31
+RING_SAMPLES = 24
+
+
+@dataclass(frozen=True)
+class DiceSettings:
+    """The tunable parts of :func:`find_dice` (defaults fitted on every third photo).
+
+    ``contrast``: how much brighter (plus twice less yellow, in Lab units) than the table a
+    die body must be. ``pip_roundness``: minimum minor/major axis ratio of a top-face pip.
+    ``ring_fraction``: share of a ring around a pip that must be bright face.
+    ``face_shade``: a pip whose surroundings are this much darker than the brightest pip
+    surroundings of the same body is on a side face. ``link`` and ``merge``: in pip
+    diameters, see the module text. ``colour_weight``: weight of "less yellow than the
+    table" in the body test (0 ignores colour).
+    """
+
+    contrast: float = 25.0
+    pip_roundness: float = 0.6
+    ring_fraction: float = 0.7
+    face_shade: float = 12.0
+    link: float = 4.6
+    merge: float = 4.0
+    colour_weight: float = 2.0
+    min_body_area: int = 150
+    min_pip_area: int = 5
+
+
+@dataclass(frozen=True)
+class _Pip:
+    x: float
+    y: float
+    area: float
+    roundness: float
+    ring_bright: float
+    ring_level: float
+
+    @property
+    def diameter(self) -> float:
+        return 2.0 * math.sqrt(self.area / math.pi)
+
+
+@dataclass(frozen=True)
+class _Face:
+    pips: tuple[_Pip, ...]
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return (
+            sum(p.x for p in self.pips) / len(self.pips),
+            sum(p.y for p in self.pips) / len(self.pips),
+        )
+
+    @property
+    def pip_diameter(self) -> float:
+        return float(np.median([p.diameter for p in self.pips]))
+
+    @property
+    def strength(self) -> float:
+        return sum(p.area * p.roundness for p in self.pips) / len(self.pips)
+
+    @property
+    def confidence(self) -> float:
+        roundness = min(p.roundness for p in self.pips)
+        ring = min(p.ring_bright for p in self.pips)
+        return round(min(1.0, 0.5 * roundness + 0.5 * ring), 3)
+
+
+def find_dice(
+    image: Image, settings: DiceSettings | None = None, *, dark: bool = False
+) -> list[DieObservation]:
+    """Every die whose top face can be read in a BGR ``image``, left to right.
+
+    ``dark=True`` is for dark dice with light pips.
+    """
+    settings = settings or DiceSettings()
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError("find_dice needs a 3-channel BGR image")
+    if dark:
+        image = cv2.bitwise_not(image)
+        settings = DiceSettings(**{**settings.__dict__, "colour_weight": 0.0})
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    lightness = np.ascontiguousarray(lab[:, :, 0])
+    body_mask = _bright_bodies(lab, settings)
+    dark_mask = cv2.adaptiveThreshold(
+        lightness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 15, 20
+    )
+    faces: list[_Face] = []
+    contours, _ = cv2.findContours(body_mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in contours:
+        if cv2.contourArea(contour) < settings.min_body_area:
+            continue
+        pips = _pips_in_body(cv2.convexHull(contour), dark_mask, lightness, settings)
+        faces.extend(_faces(_top_face_pips(pips, settings), settings))
+    dice = [
+        DieObservation(value=len(face.pips), center=face.center, confidence=face.confidence)
+        for face in _one_face_per_die(faces, settings)
+    ]
+    return sorted(dice, key=lambda die: (die.center[0], die.center[1]))
+
+
+def _bright_bodies(lab: Image, settings: DiceSettings) -> Image:
+    """Mask of pixels brighter and bluer than the local table."""
+    height, width = lab.shape[:2]
+
+    def background(channel: Image) -> npt.NDArray[np.int16]:
+        small = cv2.resize(channel, BACKGROUND_SIZE, interpolation=cv2.INTER_AREA)
+        smooth = cv2.medianBlur(small, BACKGROUND_KERNEL)
+        return cv2.resize(smooth, (width, height)).astype(np.int16)
+
+    lightness = np.ascontiguousarray(lab[:, :, 0])
+    yellowness = np.ascontiguousarray(lab[:, :, 2])
+    score = lightness.astype(np.int16) - background(lightness)
+    if settings.colour_weight:
+        bluer = background(yellowness) - yellowness.astype(np.int16)
+        score = score + (settings.colour_weight * bluer).astype(np.int16)
+    mask = (score > settings.contrast).astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _pips_in_body(
+    hull: Image, dark_mask: Image, lightness: Image, settings: DiceSettings
+) -> list[_Pip]:
+    """The dark blobs inside one body's convex hull, measured."""
+    x0, y0, width, height = cv2.boundingRect(hull)
+    inside = np.zeros((height, width), np.uint8)
+    cv2.drawContours(inside, [hull - (x0, y0)], -1, 255, -1)
+    blobs = dark_mask[y0 : y0 + height, x0 : x0 + width] & inside
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(blobs)
+    pips = []
+    for index in range(1, count):
+        area = int(stats[index, cv2.CC_STAT_AREA])
+        if area < settings.min_pip_area:
+            continue
+        left, top = stats[index, cv2.CC_STAT_LEFT], stats[index, cv2.CC_STAT_TOP]
+        right = left + stats[index, cv2.CC_STAT_WIDTH]
+        bottom = top + stats[index, cv2.CC_STAT_HEIGHT]
+        ys, xs = np.nonzero(labels[top:bottom, left:right] == index)
+        minor, major = np.linalg.eigvalsh(np.cov(np.vstack([xs, ys]).astype(np.float64)))
+        minor, major = max(minor, 1e-6), max(major, 1e-6)
+        filled = area / (4.0 * math.pi * math.sqrt(minor * major))
+        if filled < 0.7:
+            continue
+        x, y = centroids[index][0] + x0, centroids[index][1] + y0
+        bright, level = _ring(lightness, x, y, math.sqrt(area / math.pi))
+        pips.append(_Pip(x, y, area, math.sqrt(minor / major), bright, level))
+    return pips
+
+
+def _ring(lightness: Image, x: float, y: float, radius: float) -> tuple[float, float]:
+    """Around a pip: the share of clearly brighter pixels, and their median lightness."""
+    height, width = lightness.shape
+    angles = np.linspace(0.0, 2.0 * math.pi, RING_SAMPLES, endpoint=False)
+    xs = np.clip((x + 2.2 * radius * np.cos(angles)).astype(int), 0, width - 1)
+    ys = np.clip((y + 2.2 * radius * np.sin(angles)).astype(int), 0, height - 1)
+    ring = lightness[ys, xs].astype(np.int16)
+    centre = int(lightness[min(int(y), height - 1), min(int(x), width - 1)])
+    return float(np.mean(ring > centre + 40)), float(np.median(ring))
+
+
+def _top_face_pips(pips: list[_Pip], settings: DiceSettings) -> list[_Pip]:
+    """Drop the pips of side faces: flat, small, or on a shaded face."""
+    round_pips = [p for p in pips if p.roundness > settings.pip_roundness]
+    if not round_pips:
+        return []
+    largest = max(p.area for p in round_pips)
+    candidates = [
+        p
+        for p in round_pips
+        if p.area >= 0.45 * largest and p.ring_bright >= settings.ring_fraction
+    ]
+    if not candidates:
+        return []
+    brightest = max(p.ring_level for p in candidates)
+    return [p for p in candidates if p.ring_level >= brightest - settings.face_shade]
+
+
+def _faces(pips: list[_Pip], settings: DiceSettings) -> list[_Face]:
+    """Group pips closer than ``link`` pip diameters (single linkage) into faces."""
+    if not pips:
+        return []
+    diameter = float(np.median([p.diameter for p in pips]))
+    parent = list(range(len(pips)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, first in enumerate(pips):
+        for j in range(i + 1, len(pips)):
+            second = pips[j]
+            if math.hypot(first.x - second.x, first.y - second.y) < settings.link * diameter:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[_Pip]] = {}
+    for i, pip in enumerate(pips):
+        groups.setdefault(root(i), []).append(pip)
+    return [
+        _Face(tuple(sorted(group, key=lambda p: -p.area)[:MAX_PIPS])) for group in groups.values()
+    ]
+
+
+def _one_face_per_die(faces: list[_Face], settings: DiceSettings) -> list[_Face]:
+    """Of faces closer than ``merge`` pip diameters, keep the one with the strongest pips."""
+    kept: list[_Face] = []
+    for face in sorted(faces, key=lambda f: -f.strength):
+        x, y = face.center
+        reach = settings.merge * face.pip_diameter
+        if all(math.hypot(x - k.center[0], y - k.center[1]) > reach for k in kept):
+            kept.append(face)
+    return kept
