@@ -162,11 +162,15 @@ class Store:
 
     def append(self, game_id: int, event: Event) -> None:
         """Commit one event to the game's log (its own transaction, durable on return)."""
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO events (game_id, seq, t, kind, data) VALUES (?, ?, ?, ?, ?)",
-                (game_id, event.seq, event.t, event.kind, json.dumps(dict(event.data))),
-            )
+        try:
+            with self._transaction() as db:
+                db.execute(
+                    "INSERT INTO events (game_id, seq, t, kind, data) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, event.seq, event.t, event.kind, json.dumps(dict(event.data))),
+                )
+        except sqlite3.IntegrityError:
+            raise LogError(f"game {game_id} already has an event {event.seq} "
+                           "(or no such game)", path=self.path) from None
 
     def events(self, game_id: int) -> list[Event]:
         """The game's log in order; a corrupt record raises ``LogError``."""
