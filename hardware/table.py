@@ -1,0 +1,119 @@
+"""The wired table as one object: buttons in, sound, speech and lights out.
+
+>>> from gpiozero.pins.mock import MockFactory, MockPWMPin
+>>> from hardware.pins import default_pin_map
+>>> with Table(default_pin_map(), MockFactory(pin_class=MockPWMPin)) as table:
+...     table.events.empty()
+True
+
+The referee's side reads :attr:`Table.events` (a :class:`queue.Queue` of
+:class:`~hardware.buttons.ButtonEvent`), decides, then calls :meth:`Table.release`, and
+plays the game's sounds (:meth:`Table.play`: ``countdown``, ``timer_end``, ``win``,
+``wrong_call``, ``error``). The table answers each buzz itself, from the GPIO thread
+without blocking: the winner's LED lights and the ``call`` pattern sounds (later callers'
+LEDs blink); a stand sounds ``stand``; espeak-ng, where installed, says who it was.
+"""
+
+from __future__ import annotations
+
+import queue
+from typing import Any
+
+from companion.errors import DeviceError
+from hardware.buttons import ButtonEvent
+from hardware.gpio import GpioButtons
+from hardware.lights import Lights
+from hardware.lockout import Placing
+from hardware.pins import BuzzerPins, PinMap
+from hardware.sounds import (
+    Announcer,
+    BuzzerOutput,
+    SoundOutput,
+    SoundPlayer,
+    TonalOutput,
+    announcement,
+)
+
+
+def open_sound_output(buzzer: BuzzerPins, pin_factory: Any) -> tuple[SoundOutput, Any]:
+    """The sound output for ``buzzer`` and the gpiozero device behind it (to close)."""
+    from gpiozero import Buzzer, TonalBuzzer
+    from gpiozero.exc import GPIOZeroError
+
+    try:
+        if buzzer.kind == "tonal":
+            tonal = TonalBuzzer(buzzer.pin, octaves=2, pin_factory=pin_factory)
+            return TonalOutput(tonal), tonal
+        active = Buzzer(buzzer.pin, pin_factory=pin_factory)
+        return BuzzerOutput(active), active
+    except (GPIOZeroError, OSError) as error:
+        raise DeviceError(
+            f"cannot use GPIO{buzzer.pin} for the {buzzer.kind} buzzer: {error}"
+            " (a tonal buzzer needs PWM; with mock pins set GPIOZERO_MOCK_PIN_CLASS=mockpwmpin)"
+        ) from None
+
+
+class Table:
+    """Buttons, lights, buzzer and voice of a wired table. A context manager."""
+
+    def __init__(
+        self, pin_map: PinMap, pin_factory: Any, *, announcer: Announcer | None = None
+    ) -> None:
+        self.pin_map = pin_map
+        self.announcer = announcer if announcer is not None else Announcer()
+        self.buttons = GpioButtons(pin_map, pin_factory)
+        self._closers: list[Any] = [self.buttons]
+        try:
+            self.lights = Lights(pin_map.leds(), pin_factory)
+            self._closers.append(self.lights)
+            self.sounds: SoundPlayer | None = None
+            if pin_map.buzzer is not None:
+                output, device = open_sound_output(pin_map.buzzer, pin_factory)
+                self._closers.append(device)
+                self.sounds = SoundPlayer(output)
+                self._closers.insert(0, self.sounds)
+        except Exception:
+            self.close()
+            raise
+        self.buttons.panel.listeners.append(self.answer)
+
+    @property
+    def events(self) -> queue.Queue[ButtonEvent]:
+        """Button events for the referee, in the order they were decided."""
+        return self.buttons.events
+
+    def play(self, name: str) -> None:
+        """Start sound pattern ``name`` (see :data:`hardware.sounds.PATTERNS`)."""
+        if self.sounds is not None:
+            self.sounds.play(name)
+
+    def release(self) -> tuple[Placing, ...]:
+        """The referee decided: clear the lockout and the lights; returns the order held."""
+        order = self.buttons.release()
+        self.lights.all_off()
+        return order
+
+    def answer(self, event: ButtonEvent) -> None:
+        """Sound and light for a player's buzz (a :class:`ButtonPanel` listener)."""
+        if event.player is None:
+            return
+        if event.action == "call" and event.rank not in (None, 1):
+            self.lights.blink(event.player)
+            return
+        if event.action == "call":
+            self.lights.on(event.player)
+        else:
+            self.lights.blink(event.player, times=2)
+        self.play(event.action)
+        self.announcer.say(announcement(event.player, event.action))
+
+    def close(self) -> None:
+        """Silence everything and free the pins."""
+        while self._closers:
+            self._closers.pop(0).close()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
