@@ -1,0 +1,80 @@
+"""``companion replay`` and ``companion scores``: game logs and leaderboards.
+
+``companion replay LOG`` replays a JSON-lines log (or, with a number, a game in the
+store) and prints its final state; ``companion scores`` prints the leaderboards.
+Both take ``--json`` for machine-readable output and ``--data-dir`` for the store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+
+def register(subcommands: Any) -> None:
+    """Add the ``replay`` and ``scores`` commands."""
+    replay = subcommands.add_parser("replay", help="replay a game log and print its outcome")
+    replay.add_argument("log", help="a .jsonl event log, or the id of a game in the store")
+    replay.add_argument("--json", action="store_true", help="print the summary as JSON")
+    replay.add_argument("--data-dir", help="where the game store is (default: user data dir)")
+    replay.set_defaults(handler=run_replay)
+    scores = subcommands.add_parser("scores", help="print leaderboards and standings")
+    scores.add_argument("--json", action="store_true", help="print the leaderboards as JSON")
+    scores.add_argument("--data-dir", help="where the game store is (default: user data dir)")
+    scores.set_defaults(handler=run_scores)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay a log file or stored game and print its summary."""
+    from companion.replay import replay, replay_file
+    from companion.store import Store
+
+    if args.log.isdigit() and not Path(args.log).exists():
+        with Store.open(args.data_dir) as store:
+            summary = replay(store.events(store.game(int(args.log)).id)).summary()
+    else:
+        summary = replay_file(args.log).summary()
+    if args.json:
+        print(json.dumps(summary, indent=2, default=str))
+    else:
+        print(_describe(summary))
+    return 0
+
+
+def _describe(summary: dict[str, Any]) -> str:
+    lines = [f"game: {summary['game']}",
+             f"over: {'yes' if summary['over'] else 'no'}",
+             f"winners: {', '.join(summary['winners']) or '-'}",
+             f"eliminated: {', '.join(summary['eliminated']) or '-'}",
+             "points: " + (", ".join(f"{p} {n}" for p, n in summary["points"].items()) or "-")]
+    if summary.get("reason"):
+        lines.append(f"reason: {summary['reason']}")
+    if summary.get("time") is not None:
+        lines.append(f"time: {summary['time']:.1f} s")
+    return "\n".join(lines)
+
+
+def run_scores(args: argparse.Namespace) -> int:
+    """Print the leaderboards from the store."""
+    from companion.scores import leaderboards
+    from companion.store import Store
+
+    with Store.open(args.data_dir) as store:
+        boards = leaderboards(store)
+    if args.json:
+        print(json.dumps(boards, indent=2))
+        return 0
+    print("21X single player, best times:")
+    for rank, entry in enumerate(boards["best_times"]["21x-solo"], start=1):
+        print(f"  {rank}. {entry['player']} {entry['value']:.1f} s (game {entry['game_id']})")
+    for game, entries in boards["high_scores"].items():
+        print(f"{game}, high scores:")
+        for rank, entry in enumerate(entries, start=1):
+            print(f"  {rank}. {entry['player']} {entry['value']:.0f} (game {entry['game_id']})")
+    for game, table in boards["standings"].items():
+        print(f"{game}, standings (games, wins, points):")
+        for line in table:
+            print(f"  {line['player']}: {line['games']} {line['wins']} {line['points']}")
+    return 0

@@ -1,0 +1,509 @@
+"""21X for two or more players: make 21 (or get closest) with algebraic cards.
+
+Play is simultaneous; the log records what each player does and the referee checks
+every stated total against the player's cards with the card engine, never trusting
+the player's arithmetic. Event kinds (``data`` fields):
+
+``deal`` (player, card)
+    Set-up: two cards to each player from the declared deck. Play begins once every
+    player has two.
+``draw`` (player, card)
+    The player takes the card (a catalogue id, as the camera reads it) from the deck;
+    at most ``max_cards``. N is the number of cards held. A standing player cannot draw.
+``call`` (player, x[, y])
+    Call 21 with the stated X (and Y). 21 exactly wins and ends the game; anything else
+    (a wrong total, X = 0, a non-integer X when not allowed, Y <= 0) eliminates the
+    player and, while the stand timer runs, restarts it.
+``stand`` (player, x[, y], total)
+    The player's total and X are locked and the shared stand timer starts. Only one
+    player can stand; the stated total must be a valid total (below 21... or 21, not 20).
+``timer_warning`` / ``timer_expired`` (timer="stand", remaining)
+    Logged by the referee in the timer's last seconds and at its end; at the end
+    every other player still in states a best total.
+``state`` (player, x[, y], total) / ``pass`` (player)
+    A best total stated at the end of the minute, or none (the player is out).
+``close`` ()
+    The referee stops waiting: anyone who has not stated a total is eliminated
+    (hesitating), then the totals are checked.
+
+Totals are checked from the best down: the standing player's total is beaten only by a
+strictly higher valid total; equal totals rank the standing player first, then the
+player with more difficulty icons; players still tied all win if correct. The first
+rank with a correct total wins; a bust, a 20, or a total the cards do not give at the
+stated X is "not correct" and that player is eliminated. The winners score the icons on
+all their cards. Options: ``non_integer_x``, ``max_cards``, ``stand_seconds``,
+``warning_seconds``, ``last_player`` ("plays_on": the last player left must still call
+21 or stand on a correct total, which is checked at once; "wins": they win outright),
+``catalogue``. The start event carries each player's ``v`` (1 + games won this session).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any
+
+from companion.catalogue import Card, Catalogue, builtin
+from companion.errors import (
+    CompanionError,
+    ExpressionError,
+    HandError,
+    IllegalMove,
+)
+from companion.events import Event
+from companion.expr import parse
+from companion.games.base import option
+from companion.hand import MAX_CARDS, HandRules, Status, evaluate_hand, status_of
+from companion.timers import EXPIRED, WARNING, Countdown
+
+STAND_TIMER = "stand"
+CARD_SETS = ("core", "limited", "celebrity")
+LAST_PLAYER_READINGS = ("plays_on", "wins")
+
+
+@functools.cache
+def catalogue_named(name: str) -> Catalogue:
+    """A built-in deck catalogue, loaded once."""
+    return builtin(name)
+
+
+def optional_number(data: Mapping[str, Any], key: str) -> Fraction | None:
+    """Like :func:`number`, but None when ``key`` is absent or null."""
+    return None if data.get(key) is None else number(data, key)
+
+
+def number(data: Mapping[str, Any], key: str) -> Fraction:
+    """An exact number from event data: an int, a decimal or fraction string, or a float.
+
+    >>> number({"x": "5/2"}, "x"), number({"x": -3}, "x"), number({"x": 0.5}, "x")
+    (Fraction(5, 2), Fraction(-3, 1), Fraction(1, 2))
+    """
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise IllegalMove(f"{key!r} must be a number, not {value!r}")
+    try:
+        return Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise IllegalMove(f"{key!r} must be a number, not {value!r}") from None
+
+
+def fraction_json(value: Fraction) -> int | str:
+    """A number for JSON: an int when whole, else ``"p/q"``.
+
+    >>> fraction_json(Fraction(21)), fraction_json(Fraction(25, 2))
+    (21, '25/2')
+    """
+    return value.numerator if value.denominator == 1 else str(value)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a player stated: X (and Y) and, for a stand or a best total, the total."""
+
+    x: Fraction
+    y: Fraction | None = None
+    total: Fraction | None = None
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any], *, with_total: bool) -> Claim:
+        """The claim in an event's data."""
+        return cls(x=number(data, "x"), y=optional_number(data, "y"),
+                   total=number(data, "total") if with_total else None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The claim as JSON-ready data."""
+        out: dict[str, Any] = {"x": fraction_json(self.x)}
+        if self.y is not None:
+            out["y"] = fraction_json(self.y)
+        if self.total is not None:
+            out["total"] = fraction_json(self.total)
+        return out
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The cards this game knows (by id), and how hands are evaluated under the options."""
+
+    known: Mapping[str, Card]
+    hand_rules: HandRules
+
+    def check(self, deck: Iterable[Any]) -> tuple[str, ...]:
+        """The declared deck as a tuple of distinct known card ids."""
+        cards = tuple(deck)
+        if not cards or not all(isinstance(card, str) for card in cards):
+            raise IllegalMove("the deck must be a non-empty list of card ids")
+        if len(set(cards)) != len(cards):
+            raise IllegalMove("the deck lists a card more than once")
+        for card in cards:
+            self.card(card)
+        return cards
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id (``IllegalMove`` if unknown)."""
+        card = self.known.get(card_id)
+        if card is None:
+            raise IllegalMove(f"unknown card id {card_id!r}")
+        return card
+
+    def icons(self, cards: Iterable[str]) -> int:
+        """The difficulty icons on these cards."""
+        return sum(self.card(card).icons for card in cards)
+
+    def total(self, cards: Sequence[str], claim: Claim, v: int) -> Fraction | None:
+        """The hand's total at the claim's X and Y, or None if that binding is not allowed."""
+        expressions = [self.card(card).expression for card in cards]
+        try:
+            result = evaluate_hand([e for e in expressions if e is not None], claim.x,
+                                   y=claim.y, v=v, rules=self.hand_rules)
+        except (HandError, ExpressionError):
+            return None
+        return result.total
+
+    def correct(self, cards: Sequence[str], claim: Claim, v: int) -> bool:
+        """True if the cards give exactly the claimed total and it is a valid total."""
+        total = self.total(cards, claim, v)
+        return total is not None and total == claim.total and status_of(total) != Status.BUST
+
+
+def inline_card(entry: Any) -> Card:
+    """A card defined in the start event (``id``, ``text``, ``expression``, ``icons``, ``set``).
+
+    >>> inline_card({"id": "c7", "text": "3X-1", "icons": 1}).icons
+    1
+    """
+    if not isinstance(entry, dict):
+        raise IllegalMove("each of 'cards' must be an object")
+    card_id, text = entry.get("id"), entry.get("text")
+    if not isinstance(card_id, str) or not card_id or not isinstance(text, str):
+        raise IllegalMove("an inline card needs a string 'id' and 'text'")
+    source, icons = entry.get("expression", text), entry.get("icons", 0)
+    card_set = entry.get("set", "core")
+    if isinstance(icons, bool) or not isinstance(icons, int) or icons < 0:
+        raise IllegalMove(f"card {card_id!r}: 'icons' must be a whole number >= 0")
+    if card_set not in CARD_SETS or not isinstance(source, str):
+        raise IllegalMove(f"card {card_id!r}: set must be one of {CARD_SETS}, with a text")
+    try:
+        expression = parse(source)
+    except ExpressionError as error:
+        raise IllegalMove(f"card {card_id!r}: {error}") from None
+    return Card(id=card_id, text=text, expression=expression, icons=icons, set=card_set)
+
+
+def read_cards(data: Mapping[str, Any], options: Mapping[str, Any]) -> Cards:
+    """The known cards and hand rules of a start event.
+
+    Known cards are those of the ``catalogue`` option (built-in, default ``21x``) plus
+    any defined inline in the start event's ``cards``, so a log replays on its own.
+    """
+    max_cards = options.get("max_cards", MAX_CARDS)
+    if max_cards is not None and (option(options, "max_cards", MAX_CARDS, int) < 2):
+        raise IllegalMove("option 'max_cards' must be at least 2, or null for no limit")
+    rules = HandRules(non_integer_x=option(options, "non_integer_x", False, bool),
+                      max_cards=max_cards)
+    name = option(options, "catalogue", "21x", str)
+    try:
+        known = {card.id: card for card in catalogue_named(name) if card.expression is not None}
+    except CompanionError as error:
+        raise IllegalMove(f"catalogue {name!r}: {error}") from None
+    extra = data.get("cards", [])
+    if not isinstance(extra, list):
+        raise IllegalMove("'cards' must be a list of card objects")
+    for entry in extra:
+        card = inline_card(entry)
+        if card.id in known:
+            raise IllegalMove(f"card id {card.id!r} is already in catalogue {name!r}")
+        known[card.id] = card
+    return Cards(known=known, hand_rules=rules)
+
+
+def declared_deck(cards: Cards, data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The start event's ``deck`` (default: every known card)."""
+    deck = data.get("deck")
+    if deck is None:
+        return tuple(cards.known)
+    if not isinstance(deck, list):
+        raise IllegalMove("'deck' must be a list of card ids")
+    return cards.check(deck)
+
+
+def take_from_deck(deck: frozenset[str], card: Any, places: Mapping[str, str]) -> frozenset[str]:
+    """The deck without ``card``; ``IllegalMove`` says where the card is if not in the deck."""
+    if not isinstance(card, str):
+        raise IllegalMove(f"'card' must be a card id, not {card!r}")
+    if card not in deck:
+        where = places.get(card, "not in the declared deck")
+        raise IllegalMove(f"card {card!r} is not in the deck ({where})")
+    return deck - {card}
+
+
+@dataclass(frozen=True)
+class X21State:
+    """A multi-player 21X game at one moment."""
+
+    players: tuple[str, ...]
+    cards: Cards
+    deck_declared: tuple[str, ...]
+    deck: frozenset[str]
+    hands: Mapping[str, tuple[str, ...]]
+    v: Mapping[str, int]
+    stand_seconds: float
+    warning_seconds: int
+    last_player: str
+    eliminated: tuple[str, ...] = ()
+    standing: str | None = None
+    claims: Mapping[str, Claim] = field(default_factory=dict)
+    timer: Countdown | None = None
+    phase: str = "dealing"
+    winners: tuple[str, ...] = ()
+    reason: str = ""
+    t: float = 0.0
+
+    def active(self) -> list[str]:
+        """Players still in the game (not eliminated), in seat order."""
+        return [p for p in self.players if p not in self.eliminated]
+
+    def chasers(self) -> list[str]:
+        """Players still in who are not the standing player."""
+        return [p for p in self.active() if p != self.standing]
+
+    def places(self) -> dict[str, str]:
+        """Where every card outside the deck is: ``{card: "ann's hand"}``."""
+        return {card: f"{player}'s hand" for player, hand in self.hands.items() for card in hand}
+
+
+class X21Rules:
+    """The rules of multi-player 21X (see the module docstring)."""
+
+    name = "21x"
+
+    def start(self, event: Event) -> X21State:
+        data = event.data
+        players = data.get("players")
+        if (not isinstance(players, list) or len(players) < 2
+                or not all(isinstance(p, str) and p for p in players)
+                or len(set(players)) != len(players)):
+            raise IllegalMove("21x needs a list of two or more distinct player names")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise IllegalMove("'options' must be an object")
+        cards = read_cards(data, options)
+        deck = declared_deck(cards, data)
+        v = data.get("v", {})
+        if not isinstance(v, dict) or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in v.values()):
+            raise IllegalMove("'v' must map players to whole numbers >= 1")
+        last_player = option(options, "last_player", "plays_on", str)
+        if last_player not in LAST_PLAYER_READINGS:
+            raise IllegalMove(f"option 'last_player' must be one of {LAST_PLAYER_READINGS}")
+        stand_seconds = option(options, "stand_seconds", 60.0, float)
+        if stand_seconds <= 0:
+            raise IllegalMove("option 'stand_seconds' must be positive")
+        return X21State(
+            players=tuple(players), cards=cards, deck_declared=deck, deck=frozenset(deck),
+            hands={p: () for p in players}, v={p: int(v.get(p, 1)) for p in players},
+            stand_seconds=stand_seconds,
+            warning_seconds=option(options, "warning_seconds", 10, int),
+            last_player=last_player, t=event.t,
+        )
+
+    def apply(self, state: X21State, event: Event) -> X21State:
+        if state.phase == "over":
+            raise IllegalMove("the game is over")
+        handler = _HANDLERS.get(event.kind)
+        if handler is None:
+            if event.kind in ("discard", "mulligan"):
+                raise IllegalMove("in 21X no cards can be got rid of: a drawn card is kept")
+            raise IllegalMove(f"21x has no event kind {event.kind!r}")
+        return handler(replace(state, t=event.t), event)
+
+    def due(self, state: X21State, now: float) -> list[Event]:
+        if state.timer is None or state.phase != "playing":
+            return []
+        return state.timer.due(STAND_TIMER, now)
+
+    def summary(self, state: X21State) -> dict[str, Any]:
+        points = {p: 0 for p in state.players}
+        for winner in state.winners:
+            points[winner] = state.cards.icons(state.hands[winner])
+        return {
+            "game": self.name,
+            "players": list(state.players),
+            "winners": list(state.winners),
+            "eliminated": list(state.eliminated),
+            "points": points,
+            "over": state.phase == "over",
+            "phase": state.phase,
+            "reason": state.reason,
+            "standing": state.standing,
+            "claims": {p: c.to_json() for p, c in state.claims.items()},
+            "hands": {p: list(h) for p, h in state.hands.items()},
+            "v": dict(state.v),
+            "deck_left": len(state.deck),
+            "timer_ends_at": None if state.timer is None else state.timer.ends_at,
+        }
+
+
+def _player(state: X21State, event: Event) -> str:
+    player = event.data.get("player")
+    if player not in state.players:
+        raise IllegalMove(f"{player!r} is not playing")
+    assert isinstance(player, str)
+    if player in state.eliminated:
+        raise IllegalMove(f"{player} has been eliminated")
+    return player
+
+
+def _playing(state: X21State, event: Event) -> str:
+    player = _player(state, event)
+    if state.phase == "dealing":
+        raise IllegalMove("play starts once every player has been dealt 2 cards")
+    if state.phase != "playing":
+        raise IllegalMove("the minute is up: players now state their best totals")
+    if player == state.standing:
+        raise IllegalMove(f"{player} is standing: their cards and total are locked")
+    return player
+
+
+def _deal(state: X21State, event: Event) -> X21State:
+    player = _player(state, event)
+    if state.phase != "dealing" or len(state.hands[player]) >= 2:
+        raise IllegalMove(f"{player} has been dealt 2 cards already: draw instead")
+    card = event.data.get("card")
+    deck = take_from_deck(state.deck, card, state.places())
+    hands = {**state.hands, player: (*state.hands[player], str(card))}
+    dealt = all(len(hand) == 2 for hand in hands.values())
+    return replace(state, deck=deck, hands=hands, phase="playing" if dealt else "dealing")
+
+
+def _draw(state: X21State, event: Event) -> X21State:
+    player = _playing(state, event)
+    limit = state.cards.hand_rules.max_cards
+    if limit is not None and len(state.hands[player]) >= limit:
+        raise IllegalMove(f"{player} already has {limit} cards, the most allowed")
+    card = event.data.get("card")
+    deck = take_from_deck(state.deck, card, state.places())
+    hands = {**state.hands, player: (*state.hands[player], str(card))}
+    return replace(state, deck=deck, hands=hands)
+
+
+def _call(state: X21State, event: Event) -> X21State:
+    player = _playing(state, event)
+    claim = Claim.read(event.data, with_total=False)
+    total = state.cards.total(state.hands[player], claim, state.v[player])
+    claims = {**state.claims, player: replace(claim, total=total)}
+    if total == 21:
+        return replace(state, claims=claims, winners=(player,), phase="over",
+                       reason=f"{player} called 21 and made it")
+    timer = state.timer.restarted(event.t) if state.timer is not None else None
+    eliminated = replace(state, claims=claims, eliminated=(*state.eliminated, player),
+                         timer=timer)
+    return _settle(eliminated)
+
+
+def _stand(state: X21State, event: Event) -> X21State:
+    player = _playing(state, event)
+    if state.standing is not None:
+        raise IllegalMove(f"{state.standing} is standing: nobody else can stand")
+    claim = Claim.read(event.data, with_total=True)
+    assert claim.total is not None
+    if status_of(claim.total) == Status.BUST:
+        raise IllegalMove(f"cannot stand on {fraction_json(claim.total)}: it is bust")
+    timer = Countdown(started_at=event.t, duration=state.stand_seconds,
+                      warnings=state.warning_seconds)
+    return _settle(replace(state, standing=player, claims={**state.claims, player: claim},
+                           timer=timer))
+
+
+def _timer(state: X21State, event: Event) -> X21State:
+    if state.timer is None or state.phase != "playing" or not state.timer.is_next(event):
+        raise IllegalMove(f"no {event.kind} of the stand timer is due at {event.t}")
+    timer = state.timer.logged(event)
+    if event.kind == EXPIRED:
+        return _settle(replace(state, timer=timer, phase="stating"))
+    return replace(state, timer=timer)
+
+
+def _stating(state: X21State, event: Event) -> str:
+    player = _player(state, event)
+    if state.phase != "stating":
+        raise IllegalMove("best totals are stated when the stand timer runs out")
+    if player == state.standing:
+        raise IllegalMove(f"{player} is standing: their total is already stated")
+    if player in state.claims:
+        raise IllegalMove(f"{player} has already stated a total")
+    return player
+
+
+def _state_total(state: X21State, event: Event) -> X21State:
+    player = _stating(state, event)
+    claim = Claim.read(event.data, with_total=True)
+    return _settle(replace(state, claims={**state.claims, player: claim}))
+
+
+def _pass(state: X21State, event: Event) -> X21State:
+    player = _stating(state, event)
+    return _settle(replace(state, eliminated=(*state.eliminated, player)))
+
+
+def _close(state: X21State, event: Event) -> X21State:
+    if state.phase != "stating":
+        raise IllegalMove("only the statements at the end of the minute can be closed")
+    silent = [p for p in state.chasers() if p not in state.claims]
+    return _resolve(replace(state, eliminated=(*state.eliminated, *silent)))
+
+
+def _settle(state: X21State) -> X21State:
+    """Apply the end-of-game conditions that follow from who is still in."""
+    active = state.active()
+    if not active:
+        return replace(state, phase="over", reason="every player was eliminated: no winner")
+    if state.standing is None:
+        if len(active) == 1 and state.last_player == "wins":
+            return replace(state, phase="over", winners=(active[0],),
+                           reason=f"{active[0]} is the last player left")
+        return state
+    waiting = [p for p in state.chasers() if p not in state.claims]
+    if not state.chasers() or (state.phase == "stating" and not waiting):
+        return _resolve(state)
+    return state
+
+
+def _resolve(state: X21State) -> X21State:
+    """Check the stated totals from the best down; the first correct rank wins."""
+    candidates = [p for p in state.active() if p in state.claims]
+    ranked: dict[tuple[Fraction, bool, int], list[str]] = {}
+    for player in candidates:
+        total = state.claims[player].total
+        assert total is not None
+        key = (total, player == state.standing, state.cards.icons(state.hands[player]))
+        ranked.setdefault(key, []).append(player)
+    wrong: list[str] = [p for p in candidates
+                        if status_of(state.claims[p].total or Fraction(0)) == Status.BUST]
+    for key in sorted(ranked, reverse=True):
+        group = [p for p in ranked[key] if p not in wrong]
+        right = [p for p in group
+                 if state.cards.correct(state.hands[p], state.claims[p], state.v[p])]
+        wrong += [p for p in group if p not in right]
+        if right:
+            return replace(state, phase="over", winners=tuple(right), timer=None,
+                           eliminated=(*state.eliminated, *wrong),
+                           reason=f"best correct total {fraction_json(key[0])}")
+    return replace(state, phase="over", timer=None, eliminated=(*state.eliminated, *wrong),
+                   reason="no stated total was correct: no winner")
+
+
+_HANDLERS = {
+    "deal": _deal,
+    "draw": _draw,
+    "call": _call,
+    "stand": _stand,
+    WARNING: _timer,
+    EXPIRED: _timer,
+    "state": _state_total,
+    "pass": _pass,
+    "close": _close,
+}
+
+RULES = X21Rules()

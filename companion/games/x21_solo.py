@@ -1,0 +1,198 @@
+"""21X for one player: score 21 difficulty icons by making 21, as fast as possible.
+
+The stopwatch starts with the first deal. The referee knows where every card of the
+declared deck is: in the deck, the hand, a scored hand or the discards. Event kinds
+(``data`` fields):
+
+``deal`` (card)
+    One of the two cards that start a hand (at the start, after a mulligan, after
+    scoring). The first deal starts the stopwatch.
+``draw`` (card)
+    Another card for the hand (which already has two), at most ``max_cards``.
+``mulligan`` ()
+    The whole hand goes to the discards; deal two new cards.
+``make21`` (x[, y])
+    Checked against the hand with V = 1 + hands in the score area. Exactly 21 moves the
+    hand to the score area for its icons; reaching ``target`` points (21) ends the game
+    and stops the stopwatch. Anything else changes nothing: keep playing.
+``reshuffle`` ()
+    The deck is empty: the discards become the new deck.
+
+There is no standing in single player. The start event has ``player``, ``deck`` (card
+ids; it must include every core-set card) and ``options`` (``target``,
+``non_integer_x``, ``max_cards``, ``catalogue``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.errors import IllegalMove
+from companion.events import Event
+from companion.games.base import option
+from companion.games.x21 import Cards, Claim, declared_deck, read_cards
+from companion.games.x21 import take_from_deck as _take
+from companion.timers import Stopwatch
+
+CORE_SET = "core"
+
+
+@dataclass(frozen=True)
+class SoloState:
+    """A single-player 21X game at one moment."""
+
+    player: str
+    cards: Cards
+    target: int
+    deck_declared: tuple[str, ...]
+    deck: frozenset[str]
+    hand: tuple[str, ...] = ()
+    scored: tuple[tuple[str, ...], ...] = ()
+    discards: frozenset[str] = frozenset()
+    stopwatch: Stopwatch | None = None
+    attempts: int = 0
+    points: int = 0
+    t: float = 0.0
+
+    @property
+    def over(self) -> bool:
+        """True once the score area holds ``target`` points."""
+        return self.points >= self.target
+
+    @property
+    def v(self) -> int:
+        """V in single player: 1 + hands in the score area."""
+        return 1 + len(self.scored)
+
+    def places(self) -> dict[str, str]:
+        """Where every card outside the deck is."""
+        where = {card: "in the hand" for card in self.hand}
+        where.update({card: "in the discards" for card in self.discards})
+        for number, hand in enumerate(self.scored, start=1):
+            where.update({card: f"in scored hand {number}" for card in hand})
+        return where
+
+
+class SoloRules:
+    """The rules of single-player 21X (see the module docstring)."""
+
+    name = "21x-solo"
+
+    def start(self, event: Event) -> SoloState:
+        data = event.data
+        player = data.get("player", "player")
+        if not isinstance(player, str) or not player:
+            raise IllegalMove("'player' must be a name")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise IllegalMove("'options' must be an object")
+        cards = read_cards(data, options)
+        deck = declared_deck(cards, data)
+        core = [card.id for card in cards.known.values() if card.set == CORE_SET]
+        missing = [card for card in core if card not in deck]
+        if missing:
+            shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+            raise IllegalMove(f"single player must include every core card: "
+                              f"{len(missing)} missing ({shown})")
+        target = option(options, "target", 21, int)
+        if target < 1:
+            raise IllegalMove("option 'target' must be at least 1")
+        return SoloState(player=player, cards=cards, target=target, deck_declared=deck,
+                         deck=frozenset(deck), t=event.t)
+
+    def apply(self, state: SoloState, event: Event) -> SoloState:
+        if state.over:
+            raise IllegalMove("the game is over")
+        if event.kind == "stand":
+            raise IllegalMove("you cannot stand in single player")
+        handler = _HANDLERS.get(event.kind)
+        if handler is None:
+            raise IllegalMove(f"21x-solo has no event kind {event.kind!r}")
+        return handler(replace(state, t=event.t), event)
+
+    def due(self, state: SoloState, now: float) -> list[Event]:
+        return []
+
+    def summary(self, state: SoloState) -> dict[str, Any]:
+        watch = state.stopwatch
+        return {
+            "game": self.name,
+            "player": state.player,
+            "winners": [state.player] if state.over else [],
+            "eliminated": [],
+            "points": {state.player: state.points},
+            "over": state.over,
+            "time": watch.elapsed(state.t) if watch is not None and state.over else None,
+            "stopwatch_started_at": None if watch is None else watch.started_at,
+            "hand": list(state.hand),
+            "scored": [list(hand) for hand in state.scored],
+            "v": state.v,
+            "attempts": state.attempts,
+            "deck_left": len(state.deck),
+            "discards": sorted(state.discards),
+        }
+
+
+def _take_card(state: SoloState, event: Event) -> tuple[frozenset[str], str]:
+    card = event.data.get("card")
+    deck = _take(state.deck, card, state.places())
+    return deck, str(card)
+
+
+def _deal(state: SoloState, event: Event) -> SoloState:
+    if len(state.hand) >= 2:
+        raise IllegalMove("the hand already has its 2 dealt cards: draw instead")
+    deck, card = _take_card(state, event)
+    watch = state.stopwatch or Stopwatch(started_at=event.t)
+    return replace(state, deck=deck, hand=(*state.hand, card), stopwatch=watch)
+
+
+def _draw(state: SoloState, event: Event) -> SoloState:
+    if len(state.hand) < 2:
+        raise IllegalMove("a hand starts with 2 dealt cards: deal first")
+    limit = state.cards.hand_rules.max_cards
+    if limit is not None and len(state.hand) >= limit:
+        raise IllegalMove(f"the hand already has {limit} cards, the most allowed")
+    deck, card = _take_card(state, event)
+    return replace(state, deck=deck, hand=(*state.hand, card))
+
+
+def _mulligan(state: SoloState, event: Event) -> SoloState:
+    if not state.hand:
+        raise IllegalMove("there is no hand to discard")
+    return replace(state, hand=(), discards=state.discards | set(state.hand))
+
+
+def _make21(state: SoloState, event: Event) -> SoloState:
+    if len(state.hand) < 2:
+        raise IllegalMove("a hand needs at least its 2 dealt cards")
+    claim = Claim.read(event.data, with_total=False)
+    total = state.cards.total(state.hand, claim, state.v)
+    if total != 21:
+        return replace(state, attempts=state.attempts + 1)
+    points = state.points + state.cards.icons(state.hand)
+    watch = state.stopwatch
+    if points >= state.target and watch is not None:
+        watch = watch.stop(event.t)
+    return replace(state, hand=(), scored=(*state.scored, state.hand), points=points,
+                   stopwatch=watch, attempts=state.attempts + 1)
+
+
+def _reshuffle(state: SoloState, event: Event) -> SoloState:
+    if state.deck:
+        raise IllegalMove(f"the deck still has {len(state.deck)} cards")
+    if not state.discards:
+        raise IllegalMove("there are no discards to reshuffle")
+    return replace(state, deck=state.discards, discards=frozenset())
+
+
+_HANDLERS = {
+    "deal": _deal,
+    "draw": _draw,
+    "mulligan": _mulligan,
+    "make21": _make21,
+    "reshuffle": _reshuffle,
+}
+
+RULES = SoloRules()
