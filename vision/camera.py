@@ -1,0 +1,445 @@
+"""Camera sources behind one interface, chosen at run time, and a feed that survives a lost camera.
+
+:func:`open_camera` takes a spec string:
+
+* ``"auto"``: the Pi camera (picamera2) when the module imports and a camera is present,
+  else the first OpenCV camera (index 0);
+* ``"picamera2"``: the Pi camera only;
+* ``"0"``, ``"1"``, ... or ``"/dev/video2"``: an OpenCV (V4L2/USB) camera by index or device;
+* a path to an image, a folder of images or a video file: a replay, for the simulator and tests.
+
+Every source is a context manager whose :meth:`Camera.read` returns one fresh BGR frame::
+
+    with open_camera("auto") as camera:
+        frame = camera.read()
+
+A missing camera raises :class:`~companion.errors.DeviceError` with a one-line message.
+:class:`CameraFeed` wraps a source for a whole game: it yields frames, and when the
+camera fails it yields a ``camera_lost`` event, reopens it with growing pauses (on an
+injected clock and sleep) and yields ``camera_back`` once frames flow again.
+
+>>> import numpy as np
+>>> with ReplayCamera.of_frames([np.zeros((2, 3, 3), np.uint8)], loop=True) as camera:
+...     camera.read().shape, camera.read().shape
+((2, 3, 3), (2, 3, 3))
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.clock import Clock
+from companion.errors import DeviceError
+from companion.events import Event
+
+Image = npt.NDArray[Any]
+"""A frame: height x width x 3, BGR, uint8 (OpenCV's order)."""
+
+Sleep = Callable[[float], None]
+
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
+VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm", ".mjpeg", ".mjpg"})
+DEFAULT_SIZE = (640, 480)
+
+
+class EndOfReplay(DeviceError):
+    """A replay that is not looping has no more frames."""
+
+
+class Camera(ABC):
+    """A source of BGR frames; use it as a context manager so it is always released."""
+
+    description: str = "camera"
+
+    @abstractmethod
+    def read(self) -> Image:
+        """The next fresh frame; raises :class:`DeviceError` if the source failed."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the device (safe to call twice)."""
+
+    def __enter__(self) -> Camera:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.description}>"
+
+
+def as_bgr(frame: Image) -> Image:
+    """A 3-channel contiguous uint8 frame: drops a padding/alpha channel (XBGR8888 gives four).
+
+    >>> as_bgr(np.zeros((2, 2, 4), np.uint8)).shape
+    (2, 2, 3)
+    """
+    if frame.ndim == 2:
+        frame = np.repeat(frame[:, :, None], 3, axis=2)
+    elif frame.shape[2] == 4:
+        frame = frame[:, :, :3]
+    return np.ascontiguousarray(frame, dtype=np.uint8)
+
+
+class Picamera2Camera(Camera):
+    """The Raspberry Pi camera through picamera2, imported only when this class is used.
+
+    The main stream is configured as ``RGB888``, which picamera2 delivers as a numpy array
+    in B, G, R order, OpenCV's order, so frames need no conversion. Two buffers and
+    ``queue=False`` make every :meth:`read` wait for a frame that started after the call,
+    never hand back one that sat in a queue.
+    """
+
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, camera_num: int = 0) -> None:
+        self.description = f"picamera2 camera {camera_num} at {size[0]}x{size[1]}"
+        try:
+            module = importlib.import_module("picamera2")
+        except ImportError:
+            raise DeviceError("picamera2 is not installed (install it on the Pi)") from None
+        try:
+            cameras = module.Picamera2.global_camera_info()
+        except Exception as error:
+            raise DeviceError(f"picamera2 cannot list cameras ({error})") from None
+        if len(cameras) <= camera_num:
+            raise DeviceError(f"no Pi camera {camera_num} connected ({len(cameras)} found)")
+        try:
+            self._camera = module.Picamera2(camera_num)
+            configuration = self._camera.create_preview_configuration(
+                main={"format": "RGB888", "size": size}, buffer_count=2, queue=False
+            )
+            self._camera.configure(configuration)
+            self._camera.start()
+        except Exception as error:
+            raise DeviceError(f"cannot start Pi camera {camera_num} ({error})") from None
+        self._open = True
+
+    def read(self) -> Image:
+        if not self._open:
+            raise DeviceError(f"{self.description} is closed")
+        try:
+            frame = self._camera.capture_array("main")
+        except Exception as error:
+            raise DeviceError(f"{self.description} stopped delivering frames ({error})") from None
+        return as_bgr(frame)
+
+    def close(self) -> None:
+        if self._open:
+            self._open = False
+            try:
+                self._camera.stop()
+            finally:
+                self._camera.close()
+
+
+class OpenCVCamera(Camera):
+    """A USB/V4L2 camera through OpenCV, by index (``0``) or device path (``/dev/video2``).
+
+    The driver queue is cut to one buffer so :meth:`read` returns a recent frame; where the
+    backend ignores that setting, one queued frame is grabbed and dropped before each read.
+    """
+
+    def __init__(self, device: int | str, size: tuple[int, int] | None = DEFAULT_SIZE) -> None:
+        import cv2
+
+        self.description = f"OpenCV camera {device}"
+        self._capture = _quietly(lambda: cv2.VideoCapture(device))
+        if not self._capture.isOpened():
+            self._capture.release()
+            raise DeviceError(f"no camera at {device} (OpenCV could not open it)")
+        if size is not None:
+            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        self._drop_stale = not self._capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        self._open = True
+
+    def read(self) -> Image:
+        if not self._open:
+            raise DeviceError(f"{self.description} is closed")
+        if self._drop_stale:
+            self._capture.grab()
+        ok, frame = self._capture.read()
+        if not ok or frame is None:
+            raise DeviceError(f"{self.description} stopped delivering frames")
+        return as_bgr(frame)
+
+    def close(self) -> None:
+        if self._open:
+            self._open = False
+            self._capture.release()
+
+
+class ReplayCamera(Camera):
+    """Frames from an image, a folder of images (in name order) or a video file.
+
+    ``loop=True`` starts again after the last frame; otherwise reading past the end raises
+    :class:`EndOfReplay`. With ``fps``, :meth:`read` paces itself on ``clock``/``sleep``
+    (pass a :class:`~companion.clock.ManualClock` and its ``advance`` in tests).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        loop: bool = False,
+        fps: float | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+    ) -> None:
+        source = Path(path)
+        self.description = f"replay of {source}"
+        self._video: Any = None
+        self._frames: list[Image] = []
+        if source.is_dir():
+            files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_SUFFIXES)
+            if not files:
+                raise DeviceError(f"{source}: folder has no images to replay")
+            self._frames = [_read_image(f) for f in files]
+        elif source.suffix.lower() in VIDEO_SUFFIXES:
+            self._video = _open_video(source)
+        elif source.is_file():
+            self._frames = [_read_image(source)]
+        else:
+            raise DeviceError(f"{source}: no such image, folder or video to replay")
+        self._setup(loop, fps, clock, sleep)
+
+    @classmethod
+    def of_frames(
+        cls,
+        frames: Sequence[Image],
+        *,
+        loop: bool = False,
+        fps: float | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+    ) -> ReplayCamera:
+        """A replay of frames already in memory."""
+        if not frames:
+            raise DeviceError("a replay needs at least one frame")
+        replay = cls.__new__(cls)
+        replay.description = f"replay of {len(frames)} frames"
+        replay._video = None
+        replay._frames = [as_bgr(frame) for frame in frames]
+        replay._setup(loop, fps, clock, sleep)
+        return replay
+
+    def _setup(self, loop: bool, fps: float | None, clock: Clock, sleep: Sleep) -> None:
+        if fps is not None and fps <= 0:
+            raise DeviceError(f"replay fps must be positive, not {fps}")
+        self._loop, self._fps, self._clock, self._sleep = loop, fps, clock, sleep
+        self._position = 0
+        self._served = 0
+        self._started: float | None = None
+        self._open = True
+
+    def read(self) -> Image:
+        if not self._open:
+            raise DeviceError(f"{self.description} is closed")
+        frame = self._next_frame()
+        self._pace()
+        self._served += 1
+        return frame
+
+    def _next_frame(self) -> Image:
+        if self._video is not None:
+            ok, frame = self._video.read()
+            if not ok and self._loop and self._served:
+                self._video.set(_cv2().CAP_PROP_POS_FRAMES, 0)
+                ok, frame = self._video.read()
+            if not ok:
+                raise EndOfReplay(f"{self.description}: no more frames")
+            return as_bgr(frame)
+        if self._position >= len(self._frames):
+            if not self._loop:
+                raise EndOfReplay(f"{self.description}: no more frames")
+            self._position = 0
+        frame = self._frames[self._position]
+        self._position += 1
+        return frame
+
+    def _pace(self) -> None:
+        """With an fps, wait until this frame is due (frame n at start + n / fps)."""
+        if self._fps is None:
+            return
+        now = self._clock()
+        if self._started is None:
+            self._started = now
+            return
+        due = self._started + self._served / self._fps
+        if due > now:
+            self._sleep(due - now)
+
+    def close(self) -> None:
+        if self._open:
+            self._open = False
+            if self._video is not None:
+                self._video.release()
+
+
+def _cv2() -> Any:
+    return importlib.import_module("cv2")
+
+
+def _quietly(open_capture: Callable[[], Any]) -> Any:
+    """Run ``open_capture`` with OpenCV's own warnings off: our error is the one line shown."""
+    logging = _cv2().utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_ERROR)
+    try:
+        return open_capture()
+    finally:
+        logging.setLogLevel(level)
+
+
+def _read_image(path: Path) -> Image:
+    from vision.imageio import ImageError, read_image
+
+    try:
+        return read_image(path)
+    except ImageError as error:
+        raise DeviceError(str(error)) from None
+
+
+def _open_video(path: Path) -> Any:
+    if not path.is_file():
+        raise DeviceError(f"{path}: no such video file to replay")
+    video = _quietly(lambda: _cv2().VideoCapture(str(path)))
+    if not video.isOpened():
+        video.release()
+        raise DeviceError(f"{path}: OpenCV cannot read this video")
+    return video
+
+
+def open_camera(
+    spec: str = "auto",
+    *,
+    size: tuple[int, int] = DEFAULT_SIZE,
+    loop: bool = False,
+    fps: float | None = None,
+    clock: Clock = time.monotonic,
+    sleep: Sleep = time.sleep,
+) -> Camera:
+    """Open the source named by ``spec`` (see the module text); ``loop``, ``fps``: replays only.
+
+    >>> open_camera("no/such/place")
+    Traceback (most recent call last):
+    ...
+    companion.errors.DeviceError: no camera or replay file 'no/such/place'
+    """
+    spec = spec.strip()
+    if spec == "auto":
+        try:
+            return Picamera2Camera(size)
+        except DeviceError as pi_error:
+            try:
+                return OpenCVCamera(0, size)
+            except DeviceError as usb_error:
+                raise DeviceError(f"no camera found: {pi_error}; {usb_error}") from None
+    if spec == "picamera2":
+        return Picamera2Camera(size)
+    if spec.isdigit():
+        return OpenCVCamera(int(spec), size)
+    if spec.startswith("/dev/"):
+        return OpenCVCamera(spec, size)
+    if Path(spec).exists():
+        return ReplayCamera(spec, loop=loop, fps=fps, clock=clock, sleep=sleep)
+    raise DeviceError(f"no camera or replay file {spec!r}")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame from a :class:`CameraFeed`: the image, when it was read, and its number."""
+
+    image: Image
+    t: float
+    number: int
+
+
+class CameraFeed:
+    """Frames for a whole game, with ``camera_lost``/``camera_back`` events instead of crashes.
+
+    ``connect`` opens the source (for example ``lambda: open_camera(spec)``); it is called
+    once at once, so a missing camera is reported straight away, and again after a loss,
+    pausing ``first_retry`` seconds, doubling up to ``max_retry``, between attempts.
+    A replay that ends (:class:`EndOfReplay`) ends the feed.
+    """
+
+    def __init__(
+        self,
+        connect: Callable[[], Camera],
+        *,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = time.sleep,
+        first_retry: float = 0.5,
+        max_retry: float = 8.0,
+    ) -> None:
+        self._connect = connect
+        self._clock = clock
+        self._sleep = sleep
+        self._first_retry = first_retry
+        self._max_retry = max_retry
+        self._camera: Camera | None = connect()
+        self._frames = 0
+
+    def __iter__(self) -> Iterator[Frame | Event]:
+        while True:
+            camera = self._camera
+            if camera is None:
+                camera = self._reconnect()
+                self._camera = camera
+                yield Event("camera_back", {"source": camera.description}, t=self._clock())
+            try:
+                image = camera.read()
+            except EndOfReplay:
+                self.close()
+                return
+            except DeviceError as error:
+                camera.close()
+                self._camera = None
+                data = {"source": camera.description, "reason": str(error)}
+                yield Event("camera_lost", data, t=self._clock())
+                continue
+            self._frames += 1
+            yield Frame(image, self._clock(), self._frames)
+
+    def _reconnect(self) -> Camera:
+        pause = self._first_retry
+        while True:
+            self._sleep(pause)
+            try:
+                return self._connect()
+            except DeviceError:
+                pause = min(pause * 2.0, self._max_retry)
+
+    def close(self) -> None:
+        """Release the camera."""
+        if self._camera is not None:
+            self._camera.close()
+            self._camera = None
+
+    def __enter__(self) -> CameraFeed:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
