@@ -19,6 +19,7 @@ from companion.errors import CompanionError
 
 COMMAND_MODULES = (
     "companion.cli.cards",
+    "companion.cli.demo",
     "companion.cli.referee",
 )
 
