@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "companion.cli.cards",
     "companion.cli.demo",
     "companion.cli.referee",
+    "hardware.cli",
 )
 
 USAGE_ERROR = 2
