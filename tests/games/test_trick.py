@@ -209,6 +209,20 @@ def test_seven_players_fit_and_eight_do_not() -> None:
         start([f"p{i}" for i in range(8)])
 
 
+def test_swaps_are_limited_by_the_cards_left_in_the_stock() -> None:
+    players = [f"p{i}" for i in range(7)]
+    state = seven_each(start(players, dealer="p6"))
+    state = apply(state, "swapping", player="p0", open=True)
+    assert max(len(e.data["give"]) for e in legal_moves(state)) == 3
+    stock = [str(card) for card in sorted(state.stock)]
+    state = apply(state, "swap", player="p0", give=names(state.hands[0][:3]), take=stock)
+    assert state.stock == frozenset()
+    assert [e.data for e in legal_moves(state)] == [{"player": "p1", "give": [], "take": []}]
+    with pytest.raises(IllegalMove, match="not in the stock"):
+        apply(state, "swap", player="p1", give=names(state.hands[1][:1]), take=["2c"])
+    assert_every_card_once(state)
+
+
 # --- leads and replies -----------------------------------------------------------------
 
 
