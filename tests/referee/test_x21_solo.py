@@ -1,0 +1,131 @@
+"""21X single player: stopwatch, mulligan, make 21, score area, reshuffle, best times."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.errors import IllegalMove
+from companion.scores import best_times, personal_bests
+
+from .tables import Table
+
+SMALL_DECK = {"deck": ["6x", "2x+4", "x/2", "prime", "fib"], "cards": []}
+
+
+def solo(tmp_path: Path, **data: Any) -> Table:
+    return Table(tmp_path, "21x-solo", {"player": "ann", **data})
+
+
+def test_the_stopwatch_starts_with_the_first_deal(tmp_path: Path) -> None:
+    game = solo(tmp_path)
+    assert game.referee.summary()["stopwatch_started_at"] is None
+    summary = game.at(7).do("deal", card="6x")
+    assert summary["stopwatch_started_at"] == 1007.0
+
+
+def test_make_21_moves_the_hand_to_the_score_area(tmp_path: Path) -> None:
+    game = solo(tmp_path)
+    for card in ("6x", "2x+4"):
+        game.do("deal", card=card)
+    game.do("draw", card="x/2")
+    missed = game.do("make21", x=1)
+    assert missed["attempts"] == 1 and missed["hand"] == ["6x", "2x+4", "x/2"]
+    assert missed["points"] == {"ann": 0} and missed["v"] == 1
+    scored = game.do("make21", x=2)
+    assert scored["scored"] == [["6x", "2x+4", "x/2"]] and scored["hand"] == []
+    assert scored["points"] == {"ann": 4} and scored["v"] == 2 and not scored["over"]
+
+
+def test_v_counts_hands_in_the_score_area(tmp_path: Path) -> None:
+    game = solo(tmp_path)
+    for card in ("6x", "2x+4"):
+        game.do("deal", card=card)
+    game.do("draw", card="x/2")
+    game.do("make21", x=2)
+    for card in ("v", "10"):
+        game.do("deal", card=card)
+    game.do("draw", card="9")
+    assert game.do("make21", x=1)["scored"][-1] == ["v", "10", "9"]  # V = 2
+
+
+def test_a_full_game_ends_at_21_points_and_records_the_time(tmp_path: Path) -> None:
+    game = solo(tmp_path)
+    hands = [(["6x", "2x+4", "x/2"], 2), (["triangle", "10", "5"], 3),
+             (["prime", "fib", "factorsum", "4"], 4), (["pidigit", "edigit", "9", "x+5"], 2)]
+    for step, (cards, x) in enumerate(hands):
+        game.at(10 + 30 * step)
+        for index, card in enumerate(cards):
+            game.do("deal" if index < 2 else "draw", card=card)
+        summary = game.at(30 + 30 * step).do("make21", x=x)
+    assert summary["over"] and summary["winners"] == ["ann"]
+    assert summary["points"] == {"ann": 27}
+    assert summary["time"] == 110.0
+    with pytest.raises(IllegalMove, match="over"):
+        game.do("deal", card="6")
+    assert best_times(game.store)[0].value == 110.0
+    assert personal_bests(game.store) == {"ann": 110.0}
+
+
+def test_mulligan_discards_and_reshuffle_makes_a_new_deck(tmp_path: Path) -> None:
+    game = solo(tmp_path, **SMALL_DECK)
+    for card in ("6x", "2x+4"):
+        game.do("deal", card=card)
+    game.do("draw", card="x/2")
+    with pytest.raises(IllegalMove, match="deck still has 2 cards"):
+        game.do("reshuffle")
+    game.do("mulligan")
+    for card in ("prime", "fib"):
+        game.do("deal", card=card)
+    summary = game.do("mulligan")
+    assert summary["deck_left"] == 0 and len(summary["discards"]) == 5
+    with pytest.raises(IllegalMove, match=r"'6x' is not in the deck \(in the discards\)"):
+        game.do("deal", card="6x")
+    summary = game.do("reshuffle")
+    assert summary["deck_left"] == 5 and summary["discards"] == []
+    assert game.do("deal", card="6x")["hand"] == ["6x"]
+
+
+def test_a_hand_starts_with_two_dealt_cards(tmp_path: Path) -> None:
+    game = solo(tmp_path)
+    with pytest.raises(IllegalMove, match="deal first"):
+        game.do("draw", card="6x")
+    with pytest.raises(IllegalMove, match="no hand to discard"):
+        game.do("mulligan")
+    game.do("deal", card="6x")
+    with pytest.raises(IllegalMove, match="at least its 2 dealt cards"):
+        game.do("make21", x=1)
+    game.do("deal", card="10")
+    with pytest.raises(IllegalMove, match="draw instead"):
+        game.do("deal", card="9")
+    for card in ("9", "4", "5"):
+        game.do("draw", card=card)
+    with pytest.raises(IllegalMove, match="already has 5 cards"):
+        game.do("draw", card="6")
+
+
+def test_you_cannot_stand_in_single_player(tmp_path: Path) -> None:
+    game = solo(tmp_path)
+    with pytest.raises(IllegalMove, match="cannot stand in single player"):
+        game.do("stand", x=1, total=14)
+
+
+def test_every_core_card_must_be_in_the_deck(tmp_path: Path) -> None:
+    with pytest.raises(IllegalMove, match=r"every core card: 1 missing \(x/2\)"):
+        solo(tmp_path, deck=["6x", "2x+4", "prime"], cards=[])
+    extra = [{"id": "k1", "text": "X+1", "icons": 1}]
+    with pytest.raises(IllegalMove, match=r"1 missing \(k1\)"):
+        solo(tmp_path, deck=["6x", "2x+4", "x/2"], cards=extra)
+    assert solo(tmp_path, deck=["6x", "2x+4", "x/2"], cards=[]).referee.summary()["deck_left"] == 3
+
+
+def test_target_option_and_unknown_kinds(tmp_path: Path) -> None:
+    game = solo(tmp_path, options={"target": 4})
+    with pytest.raises(IllegalMove, match="no event kind 'call'"):
+        game.do("call", x=2)
+    for card in ("6x", "2x+4"):
+        game.do("deal", card=card)
+    game.do("draw", card="x/2")
+    assert game.do("make21", x=2)["over"]
