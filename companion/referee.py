@@ -60,7 +60,7 @@ class Referee:
                 wins = store.session_wins(session_id, game)
                 players = payload.get("players", [])
                 payload["v"] = {p: 1 + wins.get(p, 0) for p in players if isinstance(p, str)}
-        event = Event(kind=START, data=payload, t=clock(), seq=1)
+        event = Event(kind=START, data=payload, t=float(clock()), seq=1)
         state = rules.start(event)
         game_id = store.new_game(game, event.t, session_id)
         store.append(game_id, event)
@@ -89,7 +89,7 @@ class Referee:
     def submit(self, kind: str, data: Mapping[str, Any] | None = None) -> Event:
         """Check, log and apply one event stamped now; ``IllegalMove`` logs nothing."""
         self.tick()
-        now = max(self.clock(), self.events[-1].t)
+        now = max(float(self.clock()), self.events[-1].t)
         event = Event(kind=kind, data=dict(data or {}), t=now, seq=self.next_seq)
         if kind == START:
             raise IllegalMove("a game has only one start event")
