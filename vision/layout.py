@@ -1,0 +1,633 @@
+"""The table layout: named zones in table coordinates, and the calibration from camera to table.
+
+Table coordinates are millimetres on the table, ``x`` to the right and ``y`` down as the
+camera sees the table after calibration. A :class:`Calibration` is the homography from
+image pixels to table millimetres, computed from four or more point pairs (the
+touchscreen collects them by touch). A :class:`TableLayout` holds the zones and the
+calibration, saves and loads them as TOML, and puts each observation in a zone::
+
+    layout = TableLayout.load("medley.toml")
+    placed = layout.assign(find_dice(frame))   # each DieObservation with .zone set
+
+Zones are tried in file order and the first that contains the point wins, so a small
+zone (the trick area) listed before a large one (a player's area) takes precedence.
+Default layouts for each game come from :func:`players_layout`, :func:`medley_layout`
+and :func:`solitaire_layout`.
+
+>>> layout = medley_layout()
+>>> layout.zone_at((10.0, 10.0)) is None
+True
+>>> layout.zone_at(layout.zone("grid-2-2").center)
+'grid-2-2'
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+from companion.errors import LocatedError
+
+Point = tuple[float, float]
+
+CARD_WIDTH = 63.0
+CARD_HEIGHT = 88.0
+
+
+class LayoutError(LocatedError):
+    """A layout file or calibration that cannot be used; names the file, line and key."""
+
+
+class Placeable(Protocol):
+    """Anything with a pixel ``center`` that can be put in a zone (card or die observation)."""
+
+    @property
+    def center(self) -> tuple[float, float]: ...
+
+    def in_zone(self, zone: str | None) -> Any: ...
+
+
+ObservationT = TypeVar("ObservationT", bound=Placeable)
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A named polygon on the table; ``kind`` groups zones (player, trick, grid, corner...).
+
+    >>> Zone("trick", ((0, 0), (10, 0), (10, 10), (0, 10))).contains((10, 5))
+    True
+    """
+
+    name: str
+    polygon: tuple[Point, ...]
+    kind: str = "area"
+
+    @classmethod
+    def rectangle(
+        cls, name: str, x: float, y: float, width: float, height: float, kind: str = "area"
+    ) -> Zone:
+        """An axis-aligned rectangle with its top-left corner at (x, y)."""
+        return cls(name, ((x, y), (x + width, y), (x + width, y + height), (x, y + height)), kind)
+
+    @property
+    def center(self) -> Point:
+        """The mean of the polygon's corners."""
+        xs, ys = zip(*self.polygon, strict=True)
+        return (sum(xs) / len(xs), sum(ys) / len(ys))
+
+    def contains(self, point: Point) -> bool:
+        """Whether ``point`` is inside the polygon or on its edge (even-odd rule)."""
+        x, y = point
+        inside = False
+        corners = self.polygon
+        for (x1, y1), (x2, y2) in zip(corners, corners[1:] + corners[:1], strict=True):
+            if _on_segment(x, y, x1, y1, x2, y2):
+                return True
+            if (y1 > y) != (y2 > y):
+                crossing = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+                if x < crossing:
+                    inside = not inside
+        return inside
+
+
+def _on_segment(x: float, y: float, x1: float, y1: float, x2: float, y2: float) -> bool:
+    cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
+    scale = max(abs(x2 - x1), abs(y2 - y1), 1.0)
+    if abs(cross) > 1e-9 * scale * scale:
+        return False
+    return (
+        min(x1, x2) - 1e-9 <= x <= max(x1, x2) + 1e-9
+        and min(y1, y2) - 1e-9 <= y <= max(y1, y2) + 1e-9
+    )
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The homography from image pixels to table millimetres, and the point pairs behind it.
+
+    >>> square = Calibration.from_points(
+    ...     [(100, 100), (300, 100), (300, 300), (100, 300)],
+    ...     [(0, 0), (200, 0), (200, 200), (0, 200)])
+    >>> [round(v, 6) for v in square.to_table((200, 150))]
+    [100.0, 50.0]
+    """
+
+    image_points: tuple[Point, ...]
+    table_points: tuple[Point, ...]
+    matrix: tuple[tuple[float, float, float], ...] = field(compare=False)
+
+    @classmethod
+    def from_points(
+        cls, image_points: Sequence[Point], table_points: Sequence[Point]
+    ) -> Calibration:
+        """Fit the homography (least squares for more than four pairs).
+
+        Raises :class:`LayoutError` for fewer than four pairs, unequal lists, or points
+        that do not span a plane (three of them in a line).
+        """
+        image = [_point(p, "image point") for p in image_points]
+        table = [_point(p, "table point") for p in table_points]
+        if len(image) != len(table):
+            raise LayoutError(
+                "calibration needs as many table points as image points"
+                f" ({len(image)} vs {len(table)})"
+            )
+        if len(image) < 4:
+            raise LayoutError(f"calibration needs at least 4 point pairs, not {len(image)}")
+        matrix = _homography(image, table)
+        return cls(tuple(image), tuple(table), matrix)
+
+    def to_table(self, point: Point) -> Point:
+        """Where an image pixel lies on the table."""
+        return _apply(self.matrix, point)
+
+    def to_image(self, point: Point) -> Point:
+        """Where a table point appears in the image."""
+        inverse = np.linalg.inv(np.array(self.matrix))
+        return _apply(_as_tuple(inverse), point)
+
+    @property
+    def rms_error(self) -> float:
+        """Root-mean-square distance (mm) between the table points and the mapped image points."""
+        squares = [
+            math.dist(self.to_table(image), table) ** 2
+            for image, table in zip(self.image_points, self.table_points, strict=True)
+        ]
+        return math.sqrt(sum(squares) / len(squares))
+
+
+def _point(value: Any, what: str) -> Point:
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        or not all(math.isfinite(v) for v in value)
+    ):
+        raise LayoutError(f"{what} must be a pair of numbers [x, y], not {value!r}")
+    return (float(value[0]), float(value[1]))
+
+
+def _homography(image: list[Point], table: list[Point]) -> tuple[tuple[float, float, float], ...]:
+    """Normalised direct linear transform (Hartley): well conditioned for pixels and mm."""
+    source, source_norm = _normalise(np.array(image))
+    target, target_norm = _normalise(np.array(table))
+    rows = []
+    for (x, y), (u, v) in zip(source, target, strict=True):
+        rows.append([-x, -y, -1.0, 0.0, 0.0, 0.0, u * x, u * y, u])
+        rows.append([0.0, 0.0, 0.0, -x, -y, -1.0, v * x, v * y, v])
+    _, singular, vt = np.linalg.svd(np.array(rows))
+    if singular[7] < 1e-9 * singular[0]:  # rank below 8: no unique homography
+        raise LayoutError("calibration points do not span the table (three or more in a line?)")
+    normalised = vt[-1].reshape(3, 3)
+    matrix = np.linalg.inv(target_norm) @ normalised @ source_norm
+    if abs(matrix[2, 2]) < 1e-12 or abs(np.linalg.det(matrix)) < 1e-12 * abs(matrix[2, 2]) ** 3:
+        raise LayoutError("calibration points do not span the table (three or more in a line?)")
+    return _as_tuple(matrix / matrix[2, 2])
+
+
+def _normalise(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    centre = points.mean(axis=0)
+    spread = np.sqrt(((points - centre) ** 2).sum(axis=1)).mean()
+    scale = math.sqrt(2.0) / spread if spread > 0 else 1.0
+    transform = np.array(
+        [[scale, 0.0, -scale * centre[0]], [0.0, scale, -scale * centre[1]], [0.0, 0.0, 1.0]]
+    )
+    return (points - centre) * scale, transform
+
+
+def _as_tuple(matrix: np.ndarray) -> tuple[tuple[float, float, float], ...]:
+    return tuple((float(row[0]), float(row[1]), float(row[2])) for row in matrix)
+
+
+def _apply(matrix: tuple[tuple[float, float, float], ...], point: Point) -> Point:
+    x, y = point
+    (a, b, c), (d, e, f), (g, h, i) = matrix
+    w = g * x + h * y + i
+    if abs(w) < 1e-12:
+        raise LayoutError(f"point {point} maps to infinity under this calibration")
+    return ((a * x + b * y + c) / w, (d * x + e * y + f) / w)
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Zones on a table of ``width`` x ``height`` mm, with an optional calibration."""
+
+    name: str
+    width: float
+    height: float
+    zones: tuple[Zone, ...]
+    calibration: Calibration | None = None
+
+    def __post_init__(self) -> None:
+        names = [zone.name for zone in self.zones]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise LayoutError(f"layout {self.name!r}: zone names repeat: {', '.join(repeated)}")
+
+    def zone(self, name: str) -> Zone:
+        """The zone called ``name``."""
+        for zone in self.zones:
+            if zone.name == name:
+                return zone
+        raise LayoutError(f"layout {self.name!r} has no zone {name!r}")
+
+    def zone_at(self, point: Point) -> str | None:
+        """The first zone (in file order) containing a table point, or None."""
+        for zone in self.zones:
+            if zone.contains(point):
+                return zone.name
+        return None
+
+    def calibrated(self, calibration: Calibration) -> TableLayout:
+        """The same layout with a new calibration."""
+        return TableLayout(self.name, self.width, self.height, self.zones, calibration)
+
+    def assign(self, observations: Iterable[ObservationT]) -> list[ObservationT]:
+        """Each observation with ``zone`` set from its image centre (None outside every zone)."""
+        if self.calibration is None:
+            raise LayoutError(f"layout {self.name!r} is not calibrated: touch the four marks first")
+        calibration = self.calibration
+        return [
+            observation.in_zone(self.zone_at(calibration.to_table(observation.center)))
+            for observation in observations
+        ]
+
+    # --- TOML -------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> TableLayout:
+        """Read a layout file; any problem is a one-line :class:`LayoutError` naming the line."""
+        file = Path(path)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise LayoutError("no such layout file", path=str(path)) from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise LayoutError(f"cannot read the layout file ({error})", path=str(path)) from None
+        return cls.loads(text, path=str(path))
+
+    @classmethod
+    def loads(cls, text: str, *, path: str = "") -> TableLayout:
+        """Parse layout TOML (see ``docs/vision-camera-dice-layout.md`` for the format)."""
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            message = str(error)
+            found = re.search(r"\(at line (\d+), column \d+\)", message)
+            line = int(found.group(1)) if found else None
+            reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+            raise LayoutError(f"not valid TOML: {reason}", path=path, line=line) from None
+        return _Reader(text, path).layout(document)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the layout as TOML (what :meth:`load` reads back)."""
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+    def dumps(self) -> str:
+        """The layout as TOML text."""
+        lines = [
+            f"name = {_toml_string(self.name)}",
+            f"width = {_number(self.width)}",
+            f"height = {_number(self.height)}",
+        ]
+        if self.calibration is not None:
+            lines += [
+                "",
+                "[calibration]",
+                f"image = {_points(self.calibration.image_points)}",
+                f"table = {_points(self.calibration.table_points)}",
+            ]
+        for zone in self.zones:
+            lines += [
+                "",
+                "[[zone]]",
+                f"name = {_toml_string(zone.name)}",
+                f"kind = {_toml_string(zone.kind)}",
+                f"polygon = {_points(zone.polygon)}",
+            ]
+        return "\n".join(lines) + "\n"
+
+
+def _toml_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def _number(value: float) -> str:
+    return repr(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _points(points: Iterable[Point]) -> str:
+    return "[" + ", ".join(f"[{_number(x)}, {_number(y)}]" for x, y in points) + "]"
+
+
+class _Reader:
+    """Turns a parsed TOML document into a layout, naming key and line in every error."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.lines = text.splitlines()
+        self.path = path
+
+    def error(self, message: str, *, near: str | None = None, after: int = 0) -> LayoutError:
+        return LayoutError(
+            message, path=self.path, line=self.line_of(near, after) if near else None
+        )
+
+    def line_of(self, pattern: str, after: int = 0) -> int | None:
+        """The 1-based number of the first line from ``after`` that matches ``pattern``."""
+        compiled = re.compile(pattern)
+        for number, line in enumerate(self.lines[after:], start=after + 1):
+            if compiled.search(line.split("#", 1)[0]):
+                return number
+        return None
+
+    def layout(self, document: dict[str, Any]) -> TableLayout:
+        known = {"name", "width", "height", "calibration", "zone"}
+        for key in document:
+            if key not in known:
+                raise self.error(
+                    f"unknown key {key!r} (expected one of {', '.join(sorted(known))})",
+                    near=rf"^\s*\[*\s*{re.escape(key)}\b",
+                )
+        name = document.get("name", "table")
+        if not isinstance(name, str) or not name:
+            raise self.error("'name' must be a non-empty string", near=r"^\s*name\s*=")
+        width = self.size(document, "width")
+        height = self.size(document, "height")
+        zones = self.zones(document.get("zone", []))
+        calibration = self.calibration(document.get("calibration"))
+        try:
+            return TableLayout(name, width, height, zones, calibration)
+        except LayoutError as error:
+            raise self.error(error.message, near=r"^\s*\[\[zone\]\]") from None
+
+    def size(self, document: dict[str, Any], key: str) -> float:
+        if key not in document:
+            raise self.error(f"missing key {key!r} (table size in mm)")
+        value = document[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise self.error(
+                f"{key!r} must be a positive number of mm, not {value!r}", near=rf"^\s*{key}\s*="
+            )
+        return float(value)
+
+    def zones(self, tables: Any) -> tuple[Zone, ...]:
+        if not isinstance(tables, list) or not tables:
+            raise self.error("a layout needs at least one [[zone]]")
+        zones = []
+        header = 0
+        for number, table in enumerate(tables, start=1):
+            header = self.line_of(r"^\s*\[\[zone\]\]", header) or header
+            zones.append(self.zone(table, number, header))
+        return tuple(zones)
+
+    def zone(self, table: Any, number: int, header: int) -> Zone:
+        where = f"zone #{number}"
+        if not isinstance(table, dict):
+            raise self.error(f"{where} must be a table", near=r"zone", after=header - 1)
+        allowed = {"name", "kind", "polygon", "rect"}
+        for key in table:
+            if key not in allowed:
+                raise self.error(
+                    f"{where}: unknown key {key!r} (expected name, kind, polygon or rect)",
+                    near=rf"^\s*{re.escape(key)}\s*=",
+                    after=header,
+                )
+        name = table.get("name")
+        if not isinstance(name, str) or not name:
+            raise self.error(
+                f"{where}: 'name' must be a non-empty string",
+                near=r"^\s*(name\s*=|\[\[zone\]\])",
+                after=max(header - 1, 0),
+            )
+        where = f"zone {name!r}"
+        kind = table.get("kind", "area")
+        if not isinstance(kind, str) or not kind:
+            raise self.error(
+                f"{where}: 'kind' must be a non-empty string", near=r"^\s*kind\s*=", after=header
+            )
+        if ("polygon" in table) == ("rect" in table):
+            raise self.error(
+                f"{where}: give exactly one of 'polygon' or 'rect'",
+                near=r"^\s*name\s*=",
+                after=header,
+            )
+        if "rect" in table:
+            rect = table["rect"]
+            if (
+                not isinstance(rect, list)
+                or len(rect) != 4
+                or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in rect)
+                or rect[2] <= 0
+                or rect[3] <= 0
+            ):
+                raise self.error(
+                    f"{where}: 'rect' must be [x, y, width, height] with positive size",
+                    near=r"^\s*rect\s*=",
+                    after=header,
+                )
+            x, y, width, height = (float(v) for v in rect)
+            return Zone.rectangle(name, x, y, width, height, kind)
+        polygon = table["polygon"]
+        try:
+            corners = (
+                tuple(_point(p, "a polygon corner") for p in polygon)
+                if isinstance(polygon, list)
+                else ()
+            )
+        except LayoutError as error:
+            raise self.error(
+                f"{where}: {error.message}", near=r"^\s*polygon\s*=", after=header
+            ) from None
+        if len(corners) < 3:
+            raise self.error(
+                f"{where}: 'polygon' needs at least 3 corners [[x, y], ...]",
+                near=r"^\s*polygon\s*=",
+                after=header,
+            )
+        return Zone(name, corners, kind)
+
+    def calibration(self, table: Any) -> Calibration | None:
+        if table is None:
+            return None
+        near = r"^\s*\[calibration\]"
+        if not isinstance(table, dict) or set(table) != {"image", "table"}:
+            raise self.error(
+                "[calibration] needs exactly 'image' and 'table' point lists", near=near
+            )
+        image, points = table["image"], table["table"]
+        if not isinstance(image, list) or not isinstance(points, list):
+            raise self.error("[calibration] 'image' and 'table' must be lists of [x, y]", near=near)
+        try:
+            return Calibration.from_points(image, points)
+        except LayoutError as error:
+            raise self.error(f"[calibration]: {error.message}", near=near) from None
+
+
+# --- default layouts ------------------------------------------------------------------
+
+
+def players_layout(
+    players: int = 4,
+    *,
+    width: float = 900.0,
+    height: float = 600.0,
+    centre: tuple[str, ...] = ("deck", "trick"),
+    name: str = "players",
+) -> TableLayout:
+    """A table for 21X or the trick game: centre zones side by side, then one wedge per player.
+
+    Player 1 sits at the bottom edge (nearest the screen) and the others follow clockwise
+    as seen from above; each wedge runs from the table centre to the table edge, and the
+    centre zones, listed first, take precedence over the wedges.
+
+    >>> layout = players_layout(3)
+    >>> [zone.name for zone in layout.zones]
+    ['deck', 'trick', 'player-1', 'player-2', 'player-3']
+    >>> layout.zone_at((450.0, 590.0)), layout.zone_at((480.0, 300.0))
+    ('player-1', 'trick')
+    """
+    if not 1 <= players <= 8:
+        raise LayoutError(f"a players layout is for 1 to 8 players, not {players}")
+    cx, cy = width / 2.0, height / 2.0
+    area_width, area_height = 1.5 * CARD_WIDTH, 1.3 * CARD_HEIGHT
+    total = area_width * len(centre)
+    zones = [
+        Zone.rectangle(
+            zone_name,
+            cx - total / 2 + i * area_width,
+            cy - area_height / 2,
+            area_width,
+            area_height,
+            kind=zone_name,
+        )
+        for i, zone_name in enumerate(centre)
+    ]
+    step = 2.0 * math.pi / players
+    for index in range(players):
+        middle = math.pi / 2 + index * step  # y grows downwards: pi/2 is the bottom edge
+        zones.append(
+            Zone(
+                f"player-{index + 1}",
+                _wedge(width, height, middle - step / 2, middle + step / 2),
+                "player",
+            )
+        )
+    return TableLayout(name, width, height, tuple(zones))
+
+
+def _wedge(width: float, height: float, start: float, end: float) -> tuple[Point, ...]:
+    """The part of the table rectangle between two angles seen from its centre."""
+    cx, cy = width / 2.0, height / 2.0
+    corners = [(width, height), (0.0, height), (0.0, 0.0), (width, 0.0)]
+    points = [(cx, cy), _edge_point(width, height, start)]
+    for corner in sorted(
+        corners, key=lambda c: (math.atan2(c[1] - cy, c[0] - cx) - start) % (2 * math.pi)
+    ):
+        if (math.atan2(corner[1] - cy, corner[0] - cx) - start) % (2 * math.pi) < end - start:
+            points.append(corner)
+    points.append(_edge_point(width, height, end))
+    return tuple((round(x, 3), round(y, 3)) for x, y in points)
+
+
+def _edge_point(width: float, height: float, angle: float) -> Point:
+    cx, cy = width / 2.0, height / 2.0
+    dx, dy = math.cos(angle), math.sin(angle)
+    reach = min(
+        cx / abs(dx) if abs(dx) > 1e-12 else math.inf,
+        cy / abs(dy) if abs(dy) > 1e-12 else math.inf,
+    )
+    return (cx + dx * reach, cy + dy * reach)
+
+
+def medley_layout(*, width: float = 600.0, height: float = 600.0, gap: float = 15.0) -> TableLayout:
+    """Mountainside Math Medley: the 3x3 grid, a corner spot diagonally off each grid corner,
+    and, between the two bottom corners, the draw pile, a dice tray and the discard pile.
+
+    Grid zones are ``grid-ROW-COLUMN`` (1-based, row 1 at the top); corners are
+    ``corner-nw``, ``corner-ne``, ``corner-sw`` and ``corner-se``.
+    """
+    cell_w, cell_h = CARD_WIDTH + gap, CARD_HEIGHT + gap
+    left = (width - 3 * cell_w) / 2.0
+    top = (height - 3 * cell_h) / 2.0
+    zones = [
+        Zone.rectangle(
+            f"grid-{row + 1}-{column + 1}",
+            left + column * cell_w,
+            top + row * cell_h,
+            cell_w,
+            cell_h,
+            "grid",
+        )
+        for row in range(3)
+        for column in range(3)
+    ]
+    for label, x, y in [
+        ("nw", left - cell_w, top - cell_h),
+        ("ne", left + 3 * cell_w, top - cell_h),
+        ("sw", left - cell_w, top + 3 * cell_h),
+        ("se", left + 3 * cell_w, top + 3 * cell_h),
+    ]:
+        zones.append(Zone.rectangle(f"corner-{label}", x, y, cell_w, cell_h, "corner"))
+    bottom = top + 3 * cell_h
+    zones.append(Zone.rectangle("draw", left, bottom, cell_w, cell_h, "draw"))
+    zones.append(Zone.rectangle("dice", left + cell_w, bottom, cell_w, cell_h, "dice"))
+    zones.append(Zone.rectangle("discard", left + 2 * cell_w, bottom, cell_w, cell_h, "discard"))
+    _check_inside(zones, width, height, "medley")
+    return TableLayout("medley", width, height, tuple(zones))
+
+
+def solitaire_layout(
+    columns: int = 4, *, width: float = 600.0, height: float = 500.0, gap: float = 15.0
+) -> TableLayout:
+    """Twenty One solitaire: ``columns`` tall column zones (``column-1`` at the left), with the
+    card to play (``draw``) and the cleared cards (``cleared``) below them.
+
+    A column is tall enough for a fanned pile of five cards.
+    """
+    if not 1 <= columns <= 8:
+        raise LayoutError(f"a solitaire layout has 1 to 8 columns, not {columns}")
+    column_w = CARD_WIDTH + gap
+    column_h = CARD_HEIGHT * 2.6
+    left = (width - columns * column_w) / 2.0
+    top = gap
+    zones = [
+        Zone.rectangle(f"column-{i + 1}", left + i * column_w, top, column_w, column_h, "column")
+        for i in range(columns)
+    ]
+    below = top + column_h + gap
+    zones.append(
+        Zone.rectangle("draw", width / 2.0 - column_w, below, column_w, CARD_HEIGHT + gap, "draw")
+    )
+    zones.append(
+        Zone.rectangle("cleared", width / 2.0, below, column_w, CARD_HEIGHT + gap, "cleared")
+    )
+    _check_inside(zones, width, height, "solitaire")
+    return TableLayout("solitaire", width, height, tuple(zones))
+
+
+def _check_inside(zones: list[Zone], width: float, height: float, name: str) -> None:
+    for zone in zones:
+        for x, y in zone.polygon:
+            if not (-1e-6 <= x <= width + 1e-6 and -1e-6 <= y <= height + 1e-6):
+                raise LayoutError(
+                    f"{name} layout: zone {zone.name!r} does not fit"
+                    f" a {_number(width)}x{_number(height)} mm table"
+                )
+
+
+DEFAULT_LAYOUTS = {
+    "21x": lambda: players_layout(4, centre=("deck", "discard"), name="21x"),
+    "trick": lambda: players_layout(4, centre=("stock", "trick"), name="trick"),
+    "solitaire": solitaire_layout,
+    "medley": medley_layout,
+}
+"""A default layout for each game, by short name."""
