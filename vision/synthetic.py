@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from companion.catalogue import Card
 from companion.playing_cards import PlayingCard
 from vision.imageio import ImageError
 from vision.outline import Quad
@@ -41,7 +42,7 @@ from vision.textures import KINDS, TONES, Kind, Tone, table_texture, value_noise
 Point = tuple[float, float]
 Image = NDArray[np.uint8]
 Layout = Literal["scatter", "fan", "column"]
-CardSet = Literal["core", "exclusive", "celebrity"]
+CardSet = Literal["core", "limited", "celebrity"]
 
 #: A poker card on the table, in centimetres (width, height).
 CARD_CM = (6.3, 8.8)
@@ -54,7 +55,7 @@ FIELD_OF_VIEW = 62.0
 GOLD = (55, 175, 212)
 INK = (20, 20, 20)
 #: Accepted ``set`` values of an expression card and how its frame is drawn.
-CARD_SETS: tuple[CardSet, ...] = ("core", "exclusive", "celebrity")
+CARD_SETS: tuple[CardSet, ...] = ("core", "limited", "celebrity")
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,22 @@ class ExpressionCard:
     text: str
     level: int = 1
     card_set: CardSet = "core"
+
+    @classmethod
+    def from_catalogue(cls, card: Card) -> ExpressionCard:
+        """The card as a 21X catalogue describes it (level from its icons if unset).
+
+        >>> from companion.catalogue import builtin
+        >>> ExpressionCard.from_catalogue(builtin("21x").card("x/2"))
+        ExpressionCard(card_id='x/2', text='X/2', level=2, card_set='core')
+        """
+        level = card.level or max(1, min(card.icons, 3))
+        card_set: CardSet = (
+            "celebrity"
+            if card.set == "celebrity"
+            else ("limited" if card.set == "limited" else "core")
+        )
+        return cls(card.id, card.text, level, card_set)
 
 
 @dataclass(frozen=True)
@@ -210,7 +227,7 @@ def _text_lines(text: str, width: float) -> tuple[list[str], float]:
 def render_expression_card(card: ExpressionCard) -> CardFace:
     """A 21X-style face: white card, the expression in the middle, difficulty icons in
     the top-left and (turned) bottom-right corners; ``exclusive`` cards get black
-    corners, ``celebrity`` cards a golden border.
+    corners (the limited edition), ``celebrity`` cards a golden border.
 
     >>> face = render_expression_card(ExpressionCard("c9", "X/2", level=3, card_set="celebrity"))
     >>> face.name, face.image.shape, len(face.index_points)
@@ -222,7 +239,7 @@ def render_expression_card(card: ExpressionCard) -> CardFace:
     image = np.full((height, width, 3), 250, np.uint8)
     if card.card_set == "celebrity":
         cv2.rectangle(image, (0, 0), (width - 1, height - 1), GOLD, 26)
-    if card.card_set == "exclusive":
+    if card.card_set == "limited":
         leg = 34
         for cx, cy, dx, dy in (
             (0, 0, 1, 1),
@@ -233,7 +250,8 @@ def render_expression_card(card: ExpressionCard) -> CardFace:
             corner = np.array([(cx, cy), (cx + dx * leg, cy), (cx, cy + dy * leg)], np.int32)
             cv2.fillConvexPoly(image, corner, INK)
     cv2.rectangle(image, (2, 2), (width - 3, height - 3), (120, 120, 120), 1)
-    icon_origin = (INDEX_FRACTION[0] * width * 1.25, INDEX_FRACTION[1] * height * 0.55)
+    # Icons sit inside the white corner area, clear of a golden border or black corner.
+    icon_origin = (INDEX_FRACTION[0] * width * 1.6, INDEX_FRACTION[1] * height * 0.75)
     for polygon in _icon_polygons(card.level, icon_origin, 18.0):
         cv2.fillPoly(image, [polygon], INK, cv2.LINE_AA)
     lines, scale = _text_lines(_printable(card.text), width * 0.78)
