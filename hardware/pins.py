@@ -21,7 +21,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any, Literal
 
 from companion.config import section
@@ -36,6 +36,9 @@ HEADER_PIN: Mapping[int, int] = {
     14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16, 24: 18,
     25: 22, 26: 37, 27: 13,
 }
+
+#: The shipped default map (package data).
+DEFAULT_PINS = Path(__file__).with_name("default_pins.toml")
 
 _TOP_KEYS = ("hold_time", "bounce_time", "referee", "buzzer", "players")
 _MAX_PLAYERS = 8
@@ -95,14 +98,17 @@ def default_pin_map() -> PinMap:
 
 
 def _default_table() -> dict[str, Any]:
-    text = resources.files("hardware").joinpath("default_pins.toml").read_text(encoding="utf-8")
+    text = DEFAULT_PINS.read_text(encoding="utf-8")
     table: dict[str, Any] = tomllib.loads(text)["hardware"]
     return table
 
 
 def load_pin_map(config: Mapping[str, Any], *, path: str = "config.toml") -> PinMap:
     """Validate the ``[hardware]`` table of a loaded configuration (see :func:`load_config`)."""
-    user = section(dict(config), "hardware")
+    try:
+        user = section(dict(config), "hardware")
+    except ConfigError as error:
+        raise ConfigError(error.message, path=path) from None
     for key in user:
         if key not in _TOP_KEYS:
             known = ", ".join(_TOP_KEYS)
