@@ -1,0 +1,219 @@
+"""Build glyph models from labelled card images: the shipped model and taught ones.
+
+Every example is cut by the same reader that runs at the table
+(:func:`vision.index_reader.find_index_candidates`), on card images drawn at
+random angles, sizes, slight perspective, blur and noise over a plain table.
+Candidates at the two corner indices, upright with respect to the card, are
+labelled with the card; every other candidate on the card (pips, picture
+fragments, part of an index) becomes a reject example.
+
+Re-generate the shipped model with ``python -m vision.glyphs_training
+[FACES_DIR]`` (default ``../shared/data/cards/faces-cc0``; both CC0 designs).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel
+from vision.index_reader import IndexCandidate, find_index_candidates
+
+#: Where, as fractions of the upright card (x, y ranges), a corner index lies.
+INDEX_ZONES = (((0.0, 0.27), (0.0, 0.32), -1.0), ((0.73, 1.0), (0.68, 1.0), 1.0))
+#: Reject examples kept per positive example.
+REJECTS_PER_INDEX = 4
+CC0_RANKS = {"a": "A", "j": "J", "q": "Q", "k": "K"}
+FOUR_COLOUR_RANKS = {"T": "10"}
+
+
+@dataclass
+class ExampleSet:
+    """Accumulated labelled glyph features."""
+
+    rank_features: list[np.ndarray] = field(default_factory=list)
+    rank_labels: list[str] = field(default_factory=list)
+    suit_features: list[np.ndarray] = field(default_factory=list)
+    suit_labels: list[str] = field(default_factory=list)
+
+    def model(self) -> GlyphModel:
+        """The glyph model of these examples."""
+        return GlyphModel(
+            np.stack(self.rank_features),
+            np.array(self.rank_labels),
+            np.stack(self.suit_features),
+            np.array(self.suit_labels),
+        )
+
+
+def split_card_name(card: str) -> tuple[str, str]:
+    """``"10h"`` -> ``("10", "h")``."""
+    return card[:-1], card[-1]
+
+
+def draw_card(card_bgr: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``card_bgr`` (BGR or BGRA) drawn at a random pose on a plain table.
+
+    Returns the scene and the homography from card pixels to scene pixels.
+    """
+    height, width = card_bgr.shape[:2]
+    card_px = rng.uniform(150, 420)
+    scale = card_px / height
+    angle = rng.uniform(0, 2 * np.pi)
+    corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    jitter = rng.normal(0, 0.025 * card_px, size=(4, 2))
+    rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    placed = (corners - (width / 2, height / 2)) * scale @ rotation.T + jitter
+    placed -= placed.min(axis=0) - 30
+    size = (int(placed[:, 0].max()) + 30, int(placed[:, 1].max()) + 30)
+    homography = cv2.getPerspectiveTransform(corners, np.float32(placed))
+    table_colour = rng.uniform(30, 170, size=3)
+    scene = np.empty((size[1], size[0], 3), np.float32)
+    scene[:] = table_colour
+    scene += rng.normal(0, rng.uniform(2, 14), size=scene.shape)
+    colour = card_bgr[:, :, :3]
+    stroke = int(rng.integers(-1, 3))
+    if stroke:
+        kernel = np.ones((abs(stroke) + 1, abs(stroke) + 1), np.uint8)
+        colour = (cv2.erode if stroke > 0 else cv2.dilate)(colour, kernel)
+    colour = colour.astype(np.float32)
+    alpha = (
+        card_bgr[:, :, 3].astype(np.float32) / 255.0
+        if card_bgr.shape[2] == 4
+        else np.ones((height, width), np.float32)
+    )
+    warped = cv2.warpPerspective(colour, homography, size, flags=cv2.INTER_AREA)
+    coverage = cv2.warpPerspective(alpha, homography, size, flags=cv2.INTER_LINEAR)[:, :, None]
+    scene = scene * (1 - coverage) + warped * coverage
+    scene *= rng.uniform(0.75, 1.1)
+    blur = rng.uniform(0.0, 1.3)
+    if blur > 0.3:
+        scene = cv2.GaussianBlur(scene, (0, 0), blur)
+    scene += rng.normal(0, rng.uniform(1, 5), size=scene.shape)
+    return np.clip(scene, 0, 255).astype(np.uint8), homography
+
+
+def card_frame_pose(
+    candidate: IndexCandidate, to_card: np.ndarray, width: int, height: int
+) -> tuple[float, float, float]:
+    """Candidate index centre as card fractions (x, y) and its "up" along the card's y axis."""
+    centre = np.float32([[candidate.center]])
+    tip = np.float32(
+        [
+            [
+                (
+                    candidate.center[0] + candidate.up[0] * candidate.glyph_size,
+                    candidate.center[1] + candidate.up[1] * candidate.glyph_size,
+                )
+            ]
+        ]
+    )
+    (cx, cy), (tx, ty) = (cv2.perspectiveTransform(p, to_card)[0, 0] for p in (centre, tip))
+    direction = np.array([tx - cx, ty - cy])
+    up_y = float(direction[1] / max(np.linalg.norm(direction), 1e-6))
+    return float(cx / width), float(cy / height), up_y
+
+
+def add_card_examples(
+    examples: ExampleSet,
+    card_bgr: np.ndarray,
+    card: str,
+    rng: np.random.Generator,
+    variants: int,
+) -> None:
+    """Add index and reject examples of one labelled card image (upright, cropped to the card)."""
+    rank, suit = split_card_name(card)
+    height, width = card_bgr.shape[:2]
+    for _ in range(variants):
+        scene, homography = draw_card(card_bgr, rng)
+        to_card = np.linalg.inv(homography)
+        candidates = find_index_candidates(scene)
+        chosen: list[IndexCandidate] = []
+        for x_range, y_range, up_sign in INDEX_ZONES:
+            corner = np.array((x_range[0], y_range[0]) if up_sign < 0 else (x_range[1], y_range[1]))
+            in_zone: list[tuple[float, IndexCandidate]] = []
+            for candidate in candidates:
+                x, y, up_y = card_frame_pose(candidate, to_card, width, height)
+                if (
+                    x_range[0] <= x <= x_range[1]
+                    and y_range[0] <= y <= y_range[1]
+                    and up_y * up_sign > 0.85
+                ):
+                    in_zone.append((float(np.hypot(*(np.array((x, y)) - corner))), candidate))
+            best = best_index(in_zone, rank)
+            if best is not None:
+                chosen.append(best)
+        chosen_rank_blobs = {c.rank_blobs for c in chosen}
+        for candidate in chosen:
+            examples.rank_features.append(candidate.rank_features)
+            examples.rank_labels.append(rank)
+            examples.suit_features.append(candidate.suit_features)
+            examples.suit_labels.append(suit)
+        others = [
+            c for c in candidates if c not in chosen and c.rank_blobs not in chosen_rank_blobs
+        ]
+        keep = min(len(others), REJECTS_PER_INDEX * max(len(chosen), 1))
+        for n in rng.choice(len(others), size=keep, replace=False) if others else []:
+            examples.rank_features.append(others[n].rank_features)
+            examples.rank_labels.append(REJECT)
+
+
+def best_index(in_zone: list[tuple[float, IndexCandidate]], rank: str) -> IndexCandidate | None:
+    """Of the candidates in a corner zone (with their distance to the corner), the index itself.
+
+    That is the one nearest the card's corner, made of two digit blobs for a 10.
+    """
+    if not in_zone:
+        return None
+    wanted_blobs = 2 if rank == "10" else 1
+    fitting = [item for item in in_zone if len(item[1].rank_blobs) == wanted_blobs] or in_zone
+    return min(fitting, key=lambda item: item[0])[1]
+
+
+def cc0_card_files(faces_dir: Path) -> Iterable[tuple[Path, str]]:
+    """(file, card name) for both CC0 designs; jokers and backs are left out."""
+    for path in sorted(faces_dir.glob("*.png")):
+        suit, rank = path.stem[0].lower(), path.stem[1:]
+        if suit in "cdhs":
+            yield path, CC0_RANKS.get(rank, rank) + suit
+    for path in sorted((faces_dir / "four-colour").glob("*.png")):
+        rank, suit = path.stem[:-1], path.stem[-1].lower()
+        if suit in "cdhs":
+            yield path, FOUR_COLOUR_RANKS.get(rank, CC0_RANKS.get(rank.lower(), rank)) + suit
+
+
+def build_model(
+    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 3, seed: int = 4
+) -> GlyphModel:
+    """A glyph model from (upright card image, card name) pairs."""
+    rng = np.random.default_rng(seed)
+    examples = ExampleSet()
+    for image, card in labelled:
+        add_card_examples(examples, image, card, rng, variants)
+    return examples.model()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Generate the shipped model from the CC0 faces."""
+    args = sys.argv[1:] if argv is None else argv
+    faces_dir = Path(args[0]) if args else Path(__file__).parents[2] / "shared/data/cards/faces-cc0"
+    labelled = (
+        (cv2.imread(str(path), cv2.IMREAD_UNCHANGED), card)
+        for path, card in cc0_card_files(faces_dir)
+    )
+    model = build_model(labelled)
+    DEFAULT_MODEL.parent.mkdir(parents=True, exist_ok=True)
+    model.save(DEFAULT_MODEL)
+    print(
+        f"{DEFAULT_MODEL}: {len(model.rank_labels)} rank and {len(model.suit_labels)} suit examples"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
