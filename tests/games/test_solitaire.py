@@ -217,11 +217,13 @@ def test_a_whole_deck_played_out_then_everything_off_the_board_reshuffled() -> N
         assert not state.over
     on_board = {card for pile in state.columns for card in pile}
     assert on_board and state.cleared == DECK - on_board
+    assert RULES.summary(state)["deck"] == 0
     with pytest.raises(IllegalMove, match="the stock is empty: reshuffle"):
         RULES.apply(state, Event("draw", {"card": "2c"}))
     assert legal_moves(state) == [Event("reshuffle", {})]
     state = RULES.apply(state, Event("reshuffle", {}))
     assert state.stock == DECK - on_board and not state.cleared and state.reshuffles == 1
+    assert RULES.summary(state)["deck"] == 52 - len(on_board)
     assert {card for pile in state.columns for card in pile} == on_board
     assert_every_card_once(state)
 
