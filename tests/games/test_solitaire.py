@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.clock import ManualClock
 from companion.errors import IllegalMove
 from companion.events import Event
 from companion.games.solitaire import (
@@ -24,6 +25,9 @@ from companion.games.solitaire import (
     pile_value,
 )
 from companion.playing_cards import PlayingCard
+from companion.referee import Referee
+from companion.scores import high_scores
+from companion.store import Store
 
 LOG = Path(__file__).resolve().parents[2] / "docs" / "logs" / "solitaire.jsonl"
 TEN_VALUES = ("10", "J", "Q", "K")
@@ -320,3 +324,23 @@ def test_example_log_replays_to_a_finished_game() -> None:
     assert summary["over"] and summary["score"] == sum(c.points for c in state.clears) > 0
     assert {"draw", "place", "reshuffle", "timer_warning"} <= {e.kind for e in events}
     assert events[-1].kind == "timer_expired" and summary["ended"] == "timeout"
+
+
+def test_played_through_the_referee_on_a_real_store_the_score_is_a_high_score(
+    tmp_path: Path,
+) -> None:
+    clock, store = ManualClock(1000.0), Store(tmp_path / "games.sqlite")
+    referee = Referee.start(store, clock, "solitaire", {"players": ["ann"]})
+    for card in ("Qh", "Ac", "7c", "7d", "7h"):
+        clock.advance(2.0)
+        referee.submit("draw", {"card": card})
+        referee.submit("place", {"column": 0})
+    with pytest.raises(IllegalMove, match="draw one first"):
+        referee.submit("place", {"column": 1})
+    clock.advance(200.0)
+    ticked = referee.tick()
+    assert [e.kind for e in ticked][-1] == "timer_expired" and ticked[-1].t == 1180.0
+    assert referee.summary()["over"] and referee.summary()["score"] == 51 + 31
+    resumed = Referee.resume(Store(tmp_path / "games.sqlite"), referee.game_id, clock)
+    assert resumed.summary() == referee.summary()
+    assert [(e.player, e.value) for e in high_scores(store, "solitaire")] == [("ann", 82.0)]

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.clock import ManualClock
 from companion.errors import IllegalMove
 from companion.events import Event
 from companion.games.trick import (
@@ -25,6 +26,9 @@ from companion.games.trick import (
     strength,
 )
 from companion.playing_cards import PlayingCard
+from companion.referee import Referee
+from companion.scores import standings
+from companion.store import Store
 
 LOG = Path(__file__).resolve().parents[2] / "docs" / "logs" / "trick.jsonl"
 
@@ -544,3 +548,18 @@ def test_example_log_replays_to_a_finished_game() -> None:
     ]
     kinds = {e.kind for e in events}
     assert {"deal", "swapping", "swap", "play"} <= kinds
+
+
+def test_the_example_log_through_the_referee_on_a_real_store(tmp_path: Path) -> None:
+    events = [Event.from_json(line) for line in LOG.read_text().splitlines()]
+    clock, store = ManualClock(events[0].t), Store(tmp_path / "games.sqlite")
+    start_data = {k: v for k, v in events[0].data.items() if k != "game"}
+    referee = Referee.start(store, clock, "trick", start_data)
+    for event in events[1:]:
+        clock.now = event.t
+        referee.submit(event.kind, event.data)
+    summary = referee.summary()
+    assert summary["over"]
+    table = {s.player: (s.points, s.wins) for s in standings(store, "trick")}
+    assert table == {p: (summary["points"][p], int(p in summary["winners"])) for p in table}
+    assert set(table) == set(summary["points"])
