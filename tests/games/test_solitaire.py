@@ -287,7 +287,7 @@ def test_no_move_after_time_and_time_limit_is_configurable() -> None:
 # --- random games from legal moves -------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=2**32),
     columns=st.integers(min_value=1, max_value=6),

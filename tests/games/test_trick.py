@@ -491,7 +491,7 @@ def random_game(setup: dict[str, Any], seed: int, deals: int = 3) -> list[TrickS
     return states
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(setup=SETUPS, seed=st.integers(min_value=0, max_value=2**32))
 def test_random_legal_games_keep_every_card_in_one_place(setup: dict[str, Any], seed: int) -> None:
     states = random_game(setup, seed)
