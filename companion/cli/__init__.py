@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "companion.cli.demo",
     "companion.cli.referee",
     "hardware.cli",
+    "vision.teach_cli",
 )
 
 USAGE_ERROR = 2
