@@ -3,7 +3,8 @@
 :class:`DeckTeacher` is the guided session as a state machine fed with camera frames:
 it asks for one card at a time ("show card 6X (3/9)"), waits until exactly one card
 lies still in view, captures its face, and waits for the player to confirm (or redo);
-any card can be skipped and taught later. The result is a
+any card can be skipped and taught later. The next capture waits until the last card
+has been taken away or moved, so a card left lying is never taught twice. The result is a
 :class:`~vision.profile.DeckProfile`. :func:`teach_from_images` does the same from
 one photo (or scan) per card, named after the card.
 
@@ -103,6 +104,7 @@ class DeckTeacher:
         self._last_quad: Quad | None = None
         self._steady = 0
         self._note = ""
+        self._taken_away: Quad | None = None
 
     @property
     def status(self) -> TeachStatus:
@@ -135,10 +137,15 @@ class DeckTeacher:
             return self.status
         outlines = self.find_outlines(frame_bgr)
         if len(outlines) != 1:
-            self._last_quad, self._steady = None, 0
+            self._last_quad, self._steady, self._taken_away = None, 0, None
             self._note = "no card in view" if not outlines else f"{len(outlines)} cards in view"
             return self.status
         quad = outlines[0]
+        if self._taken_away is not None:
+            if _moved(quad, self._taken_away) <= 2 * self.steady_pixels:
+                self._note = "take the last card away first"
+                return self.status
+            self._taken_away = None
         if self._last_quad is not None and _moved(quad, self._last_quad) <= self.steady_pixels:
             self._steady += 1
         else:
@@ -146,6 +153,7 @@ class DeckTeacher:
         self._last_quad, self._note = quad, "hold still"
         if self._steady >= self.steady_frames:
             self._captured = warp_face(frame_bgr, quad)
+            self._taken_away = quad
             self._last_quad, self._steady, self._note = None, 0, ""
         return self.status
 
@@ -164,8 +172,8 @@ class DeckTeacher:
         return self.status
 
     def redo(self) -> TeachStatus:
-        """Throw the capture away and show the same card again."""
-        self._captured, self._note = None, ""
+        """Throw the capture away and show the same card again (it may stay where it is)."""
+        self._captured, self._note, self._taken_away = None, "", None
         return self.status
 
     def skip(self) -> TeachStatus:
