@@ -40,6 +40,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from itertools import islice
 from typing import Any
 
 from companion.errors import IllegalMove
@@ -51,6 +52,7 @@ from companion.games.medley_solver import (
     Combination,
     CombinationRules,
     has_combination,
+    iter_combinations,
     solve,
 )
 from companion.playing_cards import JOKER, PlayingCard, UnknownCard, standard_deck
@@ -210,11 +212,15 @@ class MedleyState:
         }
 
 
-def hints(state: MedleyState) -> list[Combination]:
-    """Every combination the player could claim now (none unless the board is ready)."""
+def hints(state: MedleyState, limit: int | None = None) -> list[Combination]:
+    """Combinations the player could claim now: all of them (fewest cards first), or the
+    first ``limit`` found; none unless the board is ready."""
     if not state.ready or state.target is None:
         return []
-    return solve(state.board(), state.target, state.options.combinations)
+    if limit is None:
+        return solve(state.board(), state.target, state.options.combinations)
+    found = iter_combinations(state.board(), state.target, state.options.combinations)
+    return list(islice(found, limit))
 
 
 class MedleyRules:

@@ -389,8 +389,16 @@ def solve(
     return sorted(found, key=lambda c: (len(c.slots), sorted(map(_slot_key, c.slots))))
 
 
+def iter_combinations(
+    board: Board, target: int, rules: CombinationRules = CombinationRules()
+) -> Iterator[Combination]:
+    """Valid combinations one at a time, one per set of cards, in the order found (hints
+    need only the first few, and the first arrives long before the full list)."""
+    return _Search(board, target, rules).combinations()
+
+
 def has_combination(
     board: Board, target: int, rules: CombinationRules = CombinationRules()
 ) -> bool:
     """Whether any valid combination makes ``target``; stops at the first one found."""
-    return next(_Search(board, target, rules).combinations(), None) is not None
+    return next(iter_combinations(board, target, rules), None) is not None
