@@ -56,7 +56,7 @@ PATTERNS: Mapping[str, Pattern] = {
     # falling pair, second long: a wrong call
     "wrong_call": (Beep(0.25, 0.05, 392.0), Beep(0.5, 0.0, 262.0)),
     # five fast low pips: something is wrong (device, input)
-    "error": tuple(Beep(0.05, 0.05, 220.0) for _ in range(5)),
+    "error": (*(Beep(0.05, 0.05, 220.0) for _ in range(4)), Beep(0.05, 0.0, 220.0)),
 }
 
 
