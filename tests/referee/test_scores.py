@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def test_points_in_a_session_never_decrease(tmp_path: Path) -> None:
     for round_ in range(4):
         quick_21x(tmp_path, store, session, winner_hand=round_ % 2 == 0)
         totals.append({s.player: s.points for s in standings(store, session_id=session)})
-    for earlier, later in zip(totals, totals[1:], strict=False):
+    for earlier, later in itertools.pairwise(totals):
         assert all(later.get(p, 0) >= n for p, n in earlier.items())
 
 

@@ -86,5 +86,5 @@ def test_corrupt_event_data_names_the_game_and_event(tmp_path: Path) -> None:
     db.execute("UPDATE events SET data = '{broken' WHERE seq = 1")
     db.commit()
     db.close()
-    with Store.open(tmp_path) as store, pytest.raises(LogError, match=r"#game1: event 1 has corrupt"):
+    with Store.open(tmp_path) as store, pytest.raises(LogError, match=r"#game1: event 1 has"):
         store.events(game)

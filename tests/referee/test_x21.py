@@ -7,11 +7,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import IllegalMove
-from companion.games.x21 import Claim
+from companion.events import Event
+from companion.games.x21 import RULES, Claim
+from companion.replay import replay
 
-from .tables import Table
+from .tables import ALL_IDS, INLINE_CARDS, Table
 
 
 def table(tmp_path: Path, players: list[str], **options: Any) -> Table:
@@ -295,3 +299,49 @@ def test_v_is_one_plus_games_won_this_session(tmp_path: Path) -> None:
 def test_bad_start_events_are_refused(tmp_path: Path, start: dict[str, Any], message: str) -> None:
     with pytest.raises(IllegalMove, match=message):
         Table(tmp_path, "21x", start)
+
+
+ACTION = st.tuples(
+    st.sampled_from(["deal", "draw", "draw", "draw", "call", "stand", "stand", "state", "state",
+                     "state", "pass", "close", "discard"]),
+    st.integers(0, 3), st.integers(0, len(ALL_IDS)), st.integers(-3, 5), st.integers(-5, 24),
+    st.sampled_from([0.0, 0.5, 3.0, 20.0, 45.0]),
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(players=st.integers(2, 4), order=st.permutations(ALL_IDS),
+       actions=st.lists(ACTION, max_size=60), last_player=st.sampled_from(["plays_on", "wins"]))
+def test_random_event_sequences_keep_the_invariants(
+        players: int, order: list[str], actions: list[tuple[str, int, int, int, int, float]],
+        last_player: str) -> None:
+    names = ["ann", "ben", "cat", "dan"][:players]
+    start = Event("start", {"game": "21x", "players": names, "deck": ALL_IDS,
+                            "cards": INLINE_CARDS, "options": {"last_player": last_player,
+                                                               "stand_seconds": 30}})
+    state, now, log = RULES.start(start), 0.0, [start]
+    points = RULES.summary(state)["points"]
+    deals = [("deal", seat, order.index(order[2 * seat + k]), 0, 0, 0.0)
+             for k in range(2) for seat in range(players)]
+    for kind, who, card, x, total, pause in [*deals, *actions]:
+        now += pause
+        for timer_event in RULES.due(state, now):
+            state = RULES.apply(state, timer_event)
+            log.append(timer_event)
+        data = {"player": names[who % players], "card": [*order, "joker"][card],
+                "x": x, "total": total}
+        event = Event(kind, data, t=now, seq=len(log) + 1)
+        try:
+            state = RULES.apply(state, event)
+        except IllegalMove:
+            continue
+        log.append(event)
+        in_hands = [c for hand in state.hands.values() for c in hand]
+        assert sorted([*state.deck, *in_hands]) == sorted(ALL_IDS)  # each card in one place
+        summary = RULES.summary(state)
+        assert all(summary["points"][p] >= points[p] for p in names)
+        points = summary["points"]
+        assert set(summary["winners"]) <= set(names) - set(summary["eliminated"])
+        assert summary["over"] or not summary["winners"]
+    numbered = [Event(e.kind, e.data, e.t, seq) for seq, e in enumerate(log, start=1)]
+    assert replay(numbered).summary() == RULES.summary(state)

@@ -6,11 +6,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import IllegalMove
+from companion.events import Event
+from companion.games.x21_solo import RULES, SoloState
+from companion.replay import replay
 from companion.scores import best_times, personal_bests
+from companion.solver import solve
 
-from .tables import Table
+from .tables import CELEBRITY, EXAMPLE_HAND, Table
 
 SMALL_DECK = {"deck": ["6x", "2x+4", "x/2", "prime", "fib"], "cards": []}
 
@@ -129,3 +135,51 @@ def test_target_option_and_unknown_kinds(tmp_path: Path) -> None:
         game.do("deal", card=card)
     game.do("draw", card="x/2")
     assert game.do("make21", x=2)["over"]
+
+
+def _winning_x(state: SoloState, fallback: int) -> int:
+    expressions = [state.cards.card(card).expression for card in state.hand]
+    if len(expressions) < 2 or None in expressions:
+        return fallback
+    found = solve([e for e in expressions if e is not None], v=state.v, search=20).twentyone
+    return int(found[0].x) if found and found[0].y is None else fallback
+
+
+ACTION = st.tuples(st.sampled_from(["deal", "deal", "deal", "draw", "draw", "mulligan",
+                                    "make21", "solve", "solve", "solve", "reshuffle", "stand"]),
+                   st.integers(0, 40), st.integers(-3, 6), st.floats(0.0, 20.0))
+
+
+@settings(max_examples=120, deadline=None)
+@given(deck=st.lists(st.sampled_from(CELEBRITY), unique=True, max_size=6),
+       actions=st.lists(ACTION, min_size=20, max_size=120))
+def test_random_solo_games_keep_every_card_in_one_place(
+        deck: list[str], actions: list[tuple[str, int, int, float]]) -> None:
+    declared = [*EXAMPLE_HAND, *deck]
+    start = Event("start", {"game": "21x-solo", "player": "ann", "deck": declared,
+                            "cards": [], "options": {"target": 8}})
+    state, now, log = RULES.start(start), 0.0, [start]
+    points = 0
+    for kind, pick, x, pause in actions:
+        now += pause
+        in_deck = sorted(state.deck)
+        card = in_deck[pick % len(in_deck)] if in_deck else "joker"
+        if kind == "solve":  # the card engine's solver finds an X that makes 21, if any
+            kind, x = "make21", _winning_x(state, x)
+        event = Event(kind, {"card": card, "x": x}, t=now, seq=len(log) + 1)
+        try:
+            state = RULES.apply(state, event)
+        except IllegalMove:
+            continue
+        log.append(event)
+        scored = [c for hand in state.scored for c in hand]
+        places = [*state.deck, *state.hand, *scored, *state.discards]
+        assert sorted(places) == sorted(declared)
+        summary = RULES.summary(state)
+        assert summary["points"]["ann"] >= points
+        points = summary["points"]["ann"]
+        assert summary["v"] == 1 + len(state.scored)
+        assert summary["over"] == (points >= 8)
+        if summary["over"]:
+            assert summary["time"] is not None and summary["time"] >= 0
+    assert replay(log).summary() == RULES.summary(state)
