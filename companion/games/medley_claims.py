@@ -5,11 +5,13 @@ into products, products joined by ``+`` and ``-``; the first product is added. A
 card is its name (``Qd``, ``10h``, ``JK``) or just its rank (``Q``, ``10``) when only one
 card on the board fits. A joker may carry its value in brackets, ``JK(7)``; without one
 it takes whatever value works. An ace may be written ``A(11)`` with the 1-or-11 variant.
+Any card may name its place, ``JK(7)@c0`` (the joker on corner spot 0), which tells the
+two jokers apart.
 
 >>> [(term.sign, [t.text for t in term.tokens]) for term in parse_claim("Q*K*5 - 10s")]
 [(1, ['Q', 'K', '5']), (-1, ['10s'])]
 >>> parse_claim("JK(7)*5+10")[0].tokens[0]
-Token(text='JK(7)', rank='JK', suit='', value=7, position=0)
+Token(text='JK(7)', rank='JK', suit='', value=7, position=0, slot='')
 >>> parse_claim("Q*-K")
 Traceback (most recent call last):
     ...
@@ -33,7 +35,9 @@ from companion.games.medley_solver import (
 )
 from companion.playing_cards import JOKER, RANKS, SUITS, PlayingCard
 
-_TOKEN = re.compile(r"\s*(?:(JK|10|[2-9AJQKT])([cdhs]?)(?:\((\d+)\))?|([-+*x]))", re.IGNORECASE)
+_TOKEN = re.compile(
+    r"\s*(?:(JK|10|[2-9AJQKT])([cdhs]?)(?:\((\d+)\))?(?:@([gc]\d+))?|([-+*x]))", re.IGNORECASE
+)
 _TIMES = ("*", "x")
 
 
@@ -46,6 +50,7 @@ class Token:
     suit: str
     value: int | None
     position: int
+    slot: str = ""
 
 
 @dataclass(frozen=True)
@@ -69,8 +74,8 @@ def parse_claim(text: str) -> list[ClaimTerm]:
         match = _TOKEN.match(text, index)
         if match is None:
             raise ExpressionError(f"unexpected {text[index]!r}", text=text, position=index)
-        start = match.start(1) if match.group(1) else match.start(4)
-        operator = match.group(4)
+        start = match.start(1) if match.group(1) else match.start(5)
+        operator = match.group(5)
         if expect_card:
             if operator is not None:
                 raise ExpressionError("expected a card", text=text, position=start)
@@ -98,8 +103,8 @@ def _token(match: re.Match[str], start: int, text: str) -> Token:
         raise ExpressionError("a joker has no suit", text=text, position=start)
     if rank != JOKER and (rank not in RANKS or (suit and suit not in SUITS)):
         raise ExpressionError("unknown card", text=text, position=start)
-    written = match.group(0).strip()
-    return Token(written, rank, suit, None if value is None else int(value), start)
+    written, slot = match.group(0).strip(), (match.group(4) or "").lower()
+    return Token(written, rank, suit, None if value is None else int(value), start, slot)
 
 
 def resolve_claim(
@@ -141,7 +146,8 @@ def resolve_claim(
             raise IllegalMove(f"{text.strip()} uses a card twice")
         raise IllegalMove(problems[0])
     if len(found) > 1:
-        raise IllegalMove(f"{text.strip()} could mean different cards: name the suits (e.g. 5h)")
+        hint = "name the suit (5h) or the place (JK@c0)"
+        raise IllegalMove(f"{text.strip()} could mean different cards: {hint}")
     return next(iter(found.values()))
 
 
@@ -151,6 +157,8 @@ def _choices(token: Token, board: Board, rules: CombinationRules) -> list[Factor
     for slot, card in board.cards():
         parsed = PlayingCard.parse(card)
         if parsed.rank != token.rank or (token.suit and parsed.suit != token.suit):
+            continue
+        if token.slot and slot != token.slot:
             continue
         values = card_values(card, rules)
         if token.value is not None:

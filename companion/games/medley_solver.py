@@ -92,9 +92,12 @@ class Factor:
 
     @property
     def token(self) -> str:
-        """The card name, with the chosen value in brackets where the card could choose."""
+        """The card name, with the chosen value in brackets where the card could choose,
+        and a joker's place (the two jokers look alike): ``JK(7)@g4``."""
         rank = PlayingCard.parse(self.card).rank
-        if rank == JOKER or (rank == "A" and self.value != 1):
+        if rank == JOKER:
+            return f"{self.card}({self.value})@{self.slot}"
+        if rank == "A" and self.value != 1:
             return f"{self.card}({self.value})"
         return self.card
 

@@ -174,15 +174,23 @@ def test_a_combination_uses_a_grid_card() -> None:
 
 def test_joker_takes_the_value_written_or_the_one_that_works() -> None:
     board = Board(grid=grid("JK", "5c", "10h"))
-    assert claim("JK(7)*5+10", board, 45) == "JK(7)*5c+10h"
-    assert claim("JK*5+10", board, 45) == "JK(7)*5c+10h"
+    assert claim("JK(7)*5+10", board, 45) == "JK(7)@g0*5c+10h"
+    assert claim("JK*5+10", board, 45) == "JK(7)@g0*5c+10h"
     with pytest.raises(IllegalMove, match="no JK\\(11\\)"):
         claim("JK(11)*5+10", board, 65)
 
 
+def test_two_jokers_are_told_apart_by_their_place() -> None:
+    board = Board(grid=grid("JK", "5c", "10h"), corners=("JK", None, None, None))
+    with pytest.raises(IllegalMove, match="could mean different cards"):
+        claim("JK(7)*5+10", board, 45)
+    assert claim("JK(7)@c0*5+10", board, 45) == "JK(7)@c0*5c+10h"
+    assert claim("JK(7)@g0*5+10", board, 45) == "JK(7)@g0*5c+10h"
+
+
 def test_a_bare_rank_must_name_one_card() -> None:
     board = Board(grid=grid("5h", "5c", "9d"))
-    with pytest.raises(IllegalMove, match="name the suits"):
+    with pytest.raises(IllegalMove, match="name the suit"):
         claim("5*9", board, 45)
     assert claim("5c*9", board, 45) == "5c*9d"
 
