@@ -51,6 +51,8 @@ def run_hw_test(args: argparse.Namespace) -> int:
     if args.demo and not uses_mock():
         raise DeviceError(f"--demo presses mock pins: run it with {ENV_FACTORY}=mock")
     require_gpio()
+    if uses_mock() and not args.demo and not sys.stdin.isatty():
+        raise DeviceError("nothing can press mock pins here: add --demo")
     path = config_path(args.config)
     pin_map = load_pin_map(load_config(path), path=str(path))
     factory = choose_pin_factory()
@@ -60,8 +62,6 @@ def run_hw_test(args: argparse.Namespace) -> int:
             print(line)
         table.lights.chase().join()
         table.play("call")
-        if uses_mock() and not args.demo and not sys.stdin.isatty():
-            raise DeviceError("nothing can press mock pins here: add --demo")
         print(
             f"Press each button; hold a player's button {pin_map.hold_time:g} s to stand. "
             "Ctrl-C stops."

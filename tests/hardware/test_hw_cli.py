@@ -1,0 +1,90 @@
+"""``companion hw-test`` end to end, in a subprocess like a user runs it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hardware.factory import gpio_present
+
+
+def hw_test(tmp_path: Path, *args: str, mock: bool) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GPIOZERO_")}
+    env.setdefault("COMPANION_CONFIG", str(tmp_path / "absent.toml"))
+    if mock:
+        env["GPIOZERO_PIN_FACTORY"] = "mock"
+    return subprocess.run(
+        [sys.executable, "-m", "companion", "hw-test", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+
+
+def test_without_gpio_it_says_so_in_one_line_and_exits_2(tmp_path: Path) -> None:
+    result = hw_test(tmp_path, "--timeout", "0.1", mock=False)
+    if gpio_present():  # a wired Pi: nobody presses anything within 0.1 s
+        assert result.returncode == 1 and "not pressed: player 1" in result.stdout
+        return
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "companion hw-test: error: no GPIO on this machine (no /dev/gpiochip*, not a Raspberry "
+        "Pi); set GPIOZERO_PIN_FACTORY=mock to try the mock pins"
+    ]
+
+
+def test_the_mock_demo_presses_every_button(tmp_path: Path) -> None:
+    result = hw_test(tmp_path, "--demo", mock=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "player 2: button GPIO22 (header pin 15), LED GPIO23 (header pin 16)" in lines
+    for name, pin in [("player 1", 17), ("player 2", 22), ("player 3", 24), ("player 4", 5)]:
+        assert f"{name} (GPIO{pin}): call, first" in lines
+    late = [line for line in lines if line.startswith("player 3 (GPIO24): call, +")]
+    assert len(late) == 1 and late[0].endswith("ms (rank 2)")
+    assert lines[-3:] == [
+        "player 1 (GPIO17): stand",
+        "referee (GPIO26): press",
+        "all 5 buttons work",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "config", "message"),
+    [
+        (["--demo"], None, "--demo presses mock pins: run it with GPIOZERO_PIN_FACTORY=mock"),
+        ([], None, "nothing can press mock pins here: add --demo"),
+        (
+            ["--demo"],
+            "[hardware.referee]\nbutton = 5\n",
+            "config.toml: [hardware.players.4] button = 5 clashes with [hardware.referee] button",
+        ),
+    ],
+)
+def test_mistakes_are_one_line_and_exit_2(
+    tmp_path: Path, args: list[str], config: str | None, message: str
+) -> None:
+    if config is not None:
+        (tmp_path / "config.toml").write_text(config, encoding="utf-8")
+        args = [*args, "--config", str(tmp_path / "config.toml")]
+    result = hw_test(tmp_path, *args, mock=config is not None or not args)
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith("companion hw-test: error: ") and line.endswith(message)
+
+
+def test_building_the_parser_does_not_import_gpiozero() -> None:
+    code = (
+        "import argparse, sys; import hardware.cli as cli; "
+        "cli.register(argparse.ArgumentParser().add_subparsers()); "
+        "print('gpiozero' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "False", result.stderr
