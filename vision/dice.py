@@ -131,11 +131,23 @@ def find_dice(
             continue
         pips = _pips_in_body(cv2.convexHull(contour), dark_mask, lightness, settings)
         faces.extend(_faces(_top_face_pips(pips, settings), settings))
+    height, width = lightness.shape
     dice = [
         DieObservation(value=len(face.pips), center=face.center, confidence=face.confidence)
         for face in _one_face_per_die(faces, settings)
+        if not _at_edge(face, width, height)
     ]
     return sorted(dice, key=lambda die: (die.center[0], die.center[1]))
+
+
+def _at_edge(face: _Face, width: int, height: int) -> bool:
+    """Whether a pip lies within two pip diameters of the frame edge: a die cut off by the
+    edge cannot be read, and what is found there is mostly other objects."""
+    margin = 2.0 * face.pip_diameter
+    return any(
+        p.x < margin or p.y < margin or p.x > width - margin or p.y > height - margin
+        for p in face.pips
+    )
 
 
 def _bright_bodies(lab: Image, settings: DiceSettings) -> Image:

@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "companion.cli.referee",
     "hardware.cli",
     "vision.teach_cli",
+    "vision.dice_cli",
 )
 
 USAGE_ERROR = 2

@@ -1,0 +1,189 @@
+"""Dice on the 310 real webcam photos, dark dice, and the ``companion dice`` command."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.dice import DiceSettings, find_dice
+from vision.observations import DieObservation
+
+# The benchmark goal is 98 %; the test guards against regressions a little below it.
+MIN_RIGHT = 0.95
+MAX_SPURIOUS = 0.08  # spurious dice per labelled die
+
+
+@dataclass(frozen=True)
+class Labelled:
+    value: int
+    x: float
+    y: float
+    size: float
+
+
+@dataclass
+class Score:
+    labelled: int = 0
+    right: int = 0
+    spurious: int = 0
+
+
+def labels_for(photo: Path) -> list[Labelled]:
+    """YOLO boxes in pixels (``class cx cy w h``, class 0 = one pip), less the known stray
+    box labelled 1 over empty table in five_1.txt."""
+    dice = []
+    for line in photo.with_suffix(".txt").read_text().split("\n"):
+        if line.strip():
+            klass, cx, cy, w, h = (float(part) for part in line.split())
+            if photo.stem == "five_1" and klass == 0:
+                continue
+            dice.append(Labelled(int(klass) + 1, cx * 640, cy * 480, max(w * 640, h * 480)))
+    return dice
+
+
+def score_photo(found: list[DieObservation], labelled: list[Labelled], score: Score) -> None:
+    """Each label takes the nearest unused die within its box size (25 px at least)."""
+    used: set[int] = set()
+    for die in labelled:
+        score.labelled += 1
+        near = [
+            (math.hypot(seen.center[0] - die.x, seen.center[1] - die.y), index)
+            for index, seen in enumerate(found)
+            if index not in used
+        ]
+        near = [(distance, index) for distance, index in near if distance < max(die.size, 25)]
+        if near:
+            index = min(near)[1]
+            used.add(index)
+            score.right += found[index].value == die.value
+    score.spurious += len(found) - len(used)
+
+
+@pytest.fixture(scope="module")
+def photos(shared_data: Path) -> list[Path]:
+    found = sorted((shared_data / "dice" / "photos").glob("*.jpg"))
+    assert len(found) == 310
+    return found
+
+
+def score(paths: list[Path], *, dark: bool = False) -> Score:
+    result = Score()
+    for path in paths:
+        image = cv2.imread(str(path))
+        if dark:
+            image = cv2.bitwise_not(image)
+        score_photo(find_dice(image, dark=dark), labels_for(path), result)
+    return result
+
+
+def test_most_labelled_dice_are_read_right_on_all_photos(photos: list[Path]) -> None:
+    result = score(photos)
+    assert result.labelled == 950  # 951 boxes less the known stray one in five_1.txt
+    assert result.right / result.labelled >= MIN_RIGHT
+    assert result.spurious / result.labelled <= MAX_SPURIOUS
+
+
+def test_held_out_photos_do_as_well(photos: list[Path]) -> None:
+    """Settings were fitted on every third photo; the other two thirds are the check."""
+    result = score([p for i, p in enumerate(photos) if i % 3])
+    assert result.right / result.labelled >= MIN_RIGHT
+
+
+@pytest.mark.parametrize("face", ["one", "two", "three", "four", "five", "six"])
+def test_every_face_value_is_read(photos: list[Path], face: str) -> None:
+    value = ["one", "two", "three", "four", "five", "six"].index(face) + 1
+    chosen = [p for p in photos if p.stem.startswith(f"{face}_")] or [
+        p for p in photos if any(d.value == value for d in labels_for(p))
+    ]
+    result = Score()
+    for path in chosen[:20]:
+        labelled = [d for d in labels_for(path) if d.value == value]
+        found = [d for d in find_dice(cv2.imread(str(path))) if d.value == value]
+        score_photo(found, labelled, result)
+    assert result.labelled >= 10
+    assert result.right / result.labelled >= 0.9
+
+
+def test_one_photo_in_detail(shared_data: Path) -> None:
+    image = cv2.imread(str(shared_data / "dice" / "photos" / "five_1.jpg"))
+    (die,) = find_dice(image)
+    assert die.value == 5
+    assert die.center == pytest.approx((359.0, 216.0), abs=12)  # the labelled box centre
+    assert 0.5 < die.confidence <= 1.0
+
+
+def test_dark_dice_with_light_pips_are_read_by_inverting(photos: list[Path]) -> None:
+    """The photos inverted are dark dice with light pips on a dark table. Without the
+    colour cue (unknown for dark dice) fewer bodies are found: about 84 % here."""
+    result = score(photos[::10], dark=True)
+    assert result.labelled >= 25
+    assert result.right / result.labelled >= 0.8
+
+
+def test_an_empty_table_and_plain_noise_have_no_dice() -> None:
+    rng = np.random.default_rng(3)
+    assert find_dice(np.full((480, 640, 3), (150, 190, 210), np.uint8)) == []
+    assert find_dice(rng.integers(100, 140, (480, 640, 3), dtype=np.uint8)) == []
+
+
+def test_settings_change_the_reading(shared_data: Path) -> None:
+    image = cv2.imread(str(shared_data / "dice" / "photos" / "five_1.jpg"))
+    assert find_dice(image, DiceSettings(contrast=250.0)) == []
+
+
+def test_a_grey_image_is_refused() -> None:
+    with pytest.raises(ValueError, match="3-channel"):
+        find_dice(np.zeros((10, 10), np.uint8))
+
+
+def test_cli_prints_json(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    photo = shared_data / "dice" / "photos" / "dice_50.jpg"
+    assert main(["dice", str(photo), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    values = [die["value"] for die in report["dice"]]
+    assert values.count(1) >= 5
+    assert set(report["dice"][0]) == {"value", "center", "confidence"}
+
+
+def test_cli_prints_a_line_per_die(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["dice", str(shared_data / "dice" / "photos" / "five_1.jpg")]) == 0
+    assert capsys.readouterr().out.startswith("die 1: 5 at (")
+
+
+def test_cli_missing_or_unreadable_image_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["dice", str(tmp_path / "none.jpg")]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    assert "none.jpg: no such image file" in error
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"\x89PNG but not really")
+    assert main(["dice", str(junk)]) == 2
+    assert "junk.png" in capsys.readouterr().err
+
+
+def test_cli_camera_reports_a_replay(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = shared_data / "dice" / "photos" / "two_1.jpg"
+    assert main(["camera", str(photo), "--frames", "3", "--save", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert "1 frame, 640x480" in out
+    assert (tmp_path / "out" / "frame-0001.png").is_file()
+
+
+def test_cli_camera_without_a_camera_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["camera", "/dev/video93"]) == 2
+    assert capsys.readouterr().err == (
+        "companion camera: error: no camera at /dev/video93 (OpenCV could not open it)\n"
+    )
