@@ -127,19 +127,14 @@ def allowed_suits(redness: float) -> frozenset[str]:
 
 def vote(examples: np.ndarray, labels: np.ndarray, queries: np.ndarray) -> list[dict[str, float]]:
     """Distance-weighted votes of the nearest examples, as shares summing to 1 per query."""
-    squared = (
-        (queries * queries).sum(axis=1)[:, None]
-        - 2.0 * queries @ examples.T
-        + (examples * examples).sum(axis=1)[None, :]
-    )
+    squared = (examples * examples).sum(axis=1)[None, :] - 2.0 * (queries @ examples.T)
     k = min(NEIGHBOURS, len(examples))
     nearest = np.argpartition(squared, k - 1, axis=1)[:, :k]
-    results: list[dict[str, float]] = []
-    for row, indices in enumerate(nearest):
-        weights = 1.0 / (1.0 + np.sqrt(np.maximum(squared[row, indices], 0.0)))
-        shares: dict[str, float] = {}
-        for label, weight in zip(labels[indices], weights, strict=True):
-            shares[str(label)] = shares.get(str(label), 0.0) + float(weight)
-        total = sum(shares.values())
-        results.append({label: share / total for label, share in shares.items()})
-    return results
+    rows = np.arange(len(queries))[:, None]
+    distances = squared[rows, nearest] + (queries * queries).sum(axis=1)[:, None]
+    weights = 1.0 / (1.0 + np.sqrt(np.maximum(distances, 0.0)))
+    names, codes = np.unique(labels, return_inverse=True)
+    scores = np.zeros((len(queries), len(names)))
+    np.add.at(scores, (np.broadcast_to(rows, nearest.shape), codes[nearest]), weights)
+    scores /= scores.sum(axis=1, keepdims=True)
+    return [{str(names[c]): float(row[c]) for c in np.nonzero(row)[0]} for row in scores]

@@ -30,6 +30,8 @@ INK_CONTRAST = 18
 #: Blur (in patch pixels) applied to glyph patches, and weight of the aspect ratio feature.
 GLYPH_BLUR = 1.2
 ASPECT_WEIGHT = 0.3
+#: Distance from rank centre to suit centre, in rank glyph sizes.
+PAIR_DISTANCE = (0.7, 1.4)
 #: Fraction of the ring around a glyph that must be card white.
 WHITE_RING = 0.7
 
@@ -57,16 +59,65 @@ class IndexCandidate:
         )
 
 
-@dataclass(frozen=True)
 class InkBlobs:
-    """Connected ink blobs of a frame that are ringed by card white."""
+    """Connected ink blobs of a frame (or of a region of it) that are ringed by card white.
 
-    labels: np.ndarray
-    ids: np.ndarray
-    boxes: np.ndarray
-    centers: np.ndarray
-    sizes: np.ndarray
-    redness: np.ndarray
+    Blob ``i`` has label ``ids[i]`` in ``labels``, bounding box ``boxes[i]``
+    (x, y, w, h in region pixels), centre ``centers[i]`` and longest side
+    ``sizes[i]`` (both in frame pixels). ``origin`` is the region's top-left corner.
+    """
+
+    def __init__(
+        self,
+        region_bgr: np.ndarray,
+        origin: tuple[int, int],
+        labels: np.ndarray,
+        ids: np.ndarray,
+        boxes: np.ndarray,
+        centers: np.ndarray,
+        sizes: np.ndarray,
+    ) -> None:
+        self.region_bgr = region_bgr
+        self.origin = origin
+        self.labels = labels
+        self.ids = ids
+        self.boxes = boxes
+        self.centers = centers
+        self.sizes = sizes
+        self._points: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._redness: dict[int, float] = {}
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def points(self, blob: int) -> tuple[np.ndarray, np.ndarray]:
+        """Region pixel coordinates (xs, ys) of blob ``blob``'s pixels."""
+        if blob not in self._points:
+            x, y, w, h = self.boxes[blob]
+            ys, xs = np.nonzero(self.labels[y : y + h, x : x + w] == self.ids[blob])
+            self._points[blob] = (xs + x, ys + y)
+        return self._points[blob]
+
+    def pixel_centres(self, blob: int) -> tuple[np.ndarray, np.ndarray]:
+        """Pixel centres (xs, ys) of blob ``blob``, as floats."""
+        xs, ys = self.points(blob)
+        return xs + 0.5, ys + 0.5
+
+    def glyph_points(self, members: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """Pixel centres (xs, ys) of the glyph made of blobs ``members``."""
+        if len(members) == 1:
+            return self.pixel_centres(members[0])
+        parts = [self.pixel_centres(member) for member in members]
+        return np.concatenate([xs for xs, _ in parts]), np.concatenate([ys for _, ys in parts])
+
+    def redness(self, blob: int) -> float:
+        """How much redder than grey the blob's ink is (about 0 for black, 60+ for red)."""
+        if blob not in self._redness:
+            xs, ys = self.points(blob)
+            pixels = self.region_bgr[ys, xs].astype(np.int32)
+            redness = pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])
+            self._redness[blob] = float(redness.mean())
+        return self._redness[blob]
 
 
 def card_white_level(darkest: np.ndarray) -> float:
@@ -77,11 +128,15 @@ def card_white_level(darkest: np.ndarray) -> float:
 
 
 def find_ink_blobs(
-    frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None = None
+    frame_bgr: np.ndarray,
+    region: tuple[int, int, int, int] | None = None,
+    white_level: float | None = None,
 ) -> InkBlobs:
-    """Glyph-sized ink blobs ringed by card white, in frame coordinates.
+    """Glyph-sized ink blobs ringed by card white.
 
-    ``region`` (x, y, width, height) restricts the search to part of the frame.
+    ``region`` (x, y, width, height) restricts the search to part of the frame;
+    ``white_level`` (see :func:`card_white_level`) is then best taken from the
+    whole frame.
     """
     ox, oy = 0, 0
     if region is not None:
@@ -89,10 +144,13 @@ def find_ink_blobs(
         frame_bgr = frame_bgr[oy : oy + rh, ox : ox + rw]
     blue, green, red = cv2.split(frame_bgr)
     darkest = cv2.min(cv2.min(blue, green), red)
-    white = (darkest > card_white_level(darkest)).astype(np.uint8)
+    level = card_white_level(darkest) if white_level is None else white_level
+    white = (darkest > level).astype(np.uint8)
     ink = cv2.adaptiveThreshold(
         darkest, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 25, INK_CONTRAST
     )
+    near_white = cv2.boxFilter(white, cv2.CV_8U, (15, 15), normalize=False) > 60
+    ink &= near_white.view(np.uint8)
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     x, y, w, h, area = (stats[:, i] for i in range(5))
     longest = np.maximum(w, h)
@@ -112,33 +170,16 @@ def find_ink_blobs(
     ringed = white_count >= WHITE_RING * np.maximum(ring, 1)
     ids = ids[ringed]
     boxes = stats[ids, :4].astype(np.int64)
-    redness = blob_redness(frame_bgr, labels, ids, boxes)
-    boxes[:, 0] += ox
-    boxes[:, 1] += oy
     centers = centroids[ids] + (ox, oy)
-    if region is not None:
-        full = np.zeros((oy + labels.shape[0], ox + labels.shape[1]), np.int32)
-        full[oy:, ox:] = labels
-        labels = full
-    return InkBlobs(labels, ids, boxes, centers, longest[ids].astype(np.float64), redness)
-
-
-def blob_redness(
-    frame_bgr: np.ndarray, labels: np.ndarray, ids: np.ndarray, boxes: np.ndarray
-) -> np.ndarray:
-    """Per blob, how much redder than grey its ink is (about 0 for black, 60+ for red)."""
-    values = np.zeros(len(ids))
-    for n, (label, (x, y, w, h)) in enumerate(zip(ids, boxes, strict=True)):
-        inside = labels[y : y + h, x : x + w] == label
-        pixels = frame_bgr[y : y + h, x : x + w][inside].astype(np.int32)
-        values[n] = float(np.mean(pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])))
-    return values
+    return InkBlobs(
+        frame_bgr, (ox, oy), labels, ids, boxes, centers, longest[ids].astype(np.float64)
+    )
 
 
 def rank_groups(blobs: InkBlobs) -> list[tuple[int, ...]]:
     """Indices (into ``blobs``) of single blobs and of side-by-side pairs of equal height."""
-    groups: list[tuple[int, ...]] = [(i,) for i in range(len(blobs.ids))]
-    if len(blobs.ids) < 2:
+    groups: list[tuple[int, ...]] = [(i,) for i in range(len(blobs))]
+    if len(blobs) < 2:
         return groups
     centres, sizes = blobs.centers, blobs.sizes
     distance = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
@@ -151,11 +192,16 @@ def rank_groups(blobs: InkBlobs) -> list[tuple[int, ...]]:
 
 
 def find_index_candidates(
-    frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None = None
+    frame_bgr: np.ndarray,
+    region: tuple[int, int, int, int] | None = None,
+    white_level: float | None = None,
 ) -> list[IndexCandidate]:
-    """Every rank-over-suit pairing of ink blobs, with upright glyph features."""
-    blobs = find_ink_blobs(frame_bgr, region)
-    if len(blobs.ids) < 2:
+    """Every rank-over-suit pairing of ink blobs, with upright glyph features.
+
+    ``region`` and ``white_level`` are as for :func:`find_ink_blobs`.
+    """
+    blobs = find_ink_blobs(frame_bgr, region, white_level)
+    if len(blobs) < 2:
         return []
     groups = rank_groups(blobs)
     group_centres = np.array([blobs.centers[list(g)].mean(axis=0) for g in groups])
@@ -166,80 +212,106 @@ def find_index_candidates(
     paired = (
         (ratio > 1.0)
         & (ratio < 2.8)
-        & (distance > 0.45 * group_sizes[:, None])
-        & (distance < 1.5 * group_sizes[:, None])
+        & (distance > PAIR_DISTANCE[0] * group_sizes[:, None])
+        & (distance < PAIR_DISTANCE[1] * group_sizes[:, None])
     )
+    pairs = [(g, s) for g, s in zip(*np.nonzero(paired), strict=True) if s not in groups[g]]
+    if not pairs:
+        return []
+    rank_index = np.array([g for g, _ in pairs])
+    suit_index = np.array([s for _, s in pairs])
+    downs = offsets[rank_index, suit_index] / distance[rank_index, suit_index][:, None]
+    ranks = upright_glyphs(blobs, [groups[g] for g in rank_index], downs, RANK_PATCH)
+    suits = upright_glyphs(blobs, [(int(s),) for s in suit_index], downs, SUIT_PATCH)
     candidates: list[IndexCandidate] = []
-    for g, s in zip(*np.nonzero(paired), strict=True):
-        members = groups[g]
-        if s in members:
-            continue
-        rank_centre = group_centres[g]
-        suit_centre = blobs.centers[s]
-        down = (suit_centre - rank_centre) / distance[g, s]
-        rank = upright_glyph(blobs, members, down, RANK_PATCH)
-        suit = upright_glyph(blobs, (int(s),), down, SUIT_PATCH)
-        if rank is None or suit is None:
-            continue
+    for n, (g, s) in enumerate(pairs):
+        rank_centre, suit_centre = group_centres[g], blobs.centers[s]
         candidates.append(
             IndexCandidate(
                 rank_center=(float(rank_centre[0]), float(rank_centre[1])),
                 suit_center=(float(suit_centre[0]), float(suit_centre[1])),
-                up=(float(-down[0]), float(-down[1])),
+                up=(float(-downs[n, 0]), float(-downs[n, 1])),
                 glyph_size=float(group_sizes[g]),
-                rank_features=rank,
-                suit_features=suit,
-                redness=float(blobs.redness[s]),
-                rank_blobs=tuple(int(blobs.ids[m]) for m in members),
+                rank_features=ranks[n],
+                suit_features=suits[n],
+                redness=blobs.redness(int(s)),
+                rank_blobs=tuple(int(blobs.ids[m]) for m in groups[g]),
                 suit_blob=int(blobs.ids[s]),
             )
         )
     return candidates
 
 
-def upright_glyph(
-    blobs: InkBlobs, members: tuple[int, ...], down: np.ndarray, patch: tuple[int, int]
-) -> np.ndarray | None:
-    """The glyph made of ``members`` turned so ``down`` points down, cropped tight, scaled.
+def gaussian_matrix(size: int, sigma: float) -> np.ndarray:
+    """The (size, size) matrix that blurs a vector of ``size`` values (zero beyond the ends)."""
+    positions = np.arange(size)
+    kernel = np.exp(-0.5 * ((positions[:, None] - positions[None, :]) / sigma) ** 2)
+    return (kernel / kernel.sum(axis=1, keepdims=True)).astype(np.float32)
 
-    The glyph's pixels are rotated as points and splatted into a ``patch``
-    (width, height) grid, then blurred and normalised to zero mean and unit
-    length, which makes the match tolerant of stroke weight and ink contrast.
-    Returns the flat patch followed by ``ASPECT_WEIGHT`` times the glyph's
-    width-over-height, or ``None`` for a glyph of too few pixels.
+
+#: Sub-pixel offsets: each glyph pixel is splatted as 2 x 2 points.
+SUBPIXELS = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)])
+
+
+def upright_glyphs(
+    blobs: InkBlobs,
+    members_list: list[tuple[int, ...]],
+    downs: np.ndarray,
+    patch: tuple[int, int],
+) -> np.ndarray:
+    """Each glyph (made of blobs ``members_list[i]``) turned so ``downs[i]`` points down.
+
+    The glyphs are handled in two batches: those smaller than the patch are
+    splatted 2 x 2 points per pixel, larger ones one point per pixel (see
+    :func:`splat_glyphs`).
     """
-    boxes = blobs.boxes[list(members)]
-    x0, y0 = boxes[:, 0].min(), boxes[:, 1].min()
-    x1 = (boxes[:, 0] + boxes[:, 2]).max()
-    y1 = (boxes[:, 1] + boxes[:, 3]).max()
-    crop = blobs.labels[y0:y1, x0:x1]
-    inside = crop == blobs.ids[members[0]]
-    for member in members[1:]:
-        inside |= crop == blobs.ids[member]
-    ys, xs = np.nonzero(inside)
-    if len(xs) < 6:
-        return None
-    # Rotate pixel centres so that "down" becomes +y: u = (x, y) . right, v = (x, y) . down.
-    right_x, right_y = down[1], -down[0]
-    points_x = xs + 0.5
-    points_y = ys + 0.5
-    u = points_x * right_x + points_y * right_y
-    v = points_x * down[0] + points_y * down[1]
-    u_min, v_min = u.min() - 0.5, v.min() - 0.5
-    width, height = u.max() + 0.5 - u_min, v.max() + 0.5 - v_min
+    small = np.array([blobs.sizes[list(m)].max() < patch[1] for m in members_list])
+    features = np.empty((len(members_list), patch[0] * patch[1] + 1), np.float32)
+    for chosen, subpixels in ((small, SUBPIXELS), (~small, np.zeros((1, 2)))):
+        if chosen.any():
+            point_sets = [blobs.glyph_points(members_list[i]) for i in np.nonzero(chosen)[0]]
+            features[chosen] = splat_glyphs(point_sets, downs[chosen], patch, subpixels)
+    return features
+
+
+def splat_glyphs(
+    point_sets: list[tuple[np.ndarray, np.ndarray]],
+    downs: np.ndarray,
+    patch: tuple[int, int],
+    subpixels: np.ndarray,
+) -> np.ndarray:
+    """Glyph features from pixel centres, in one batch.
+
+    Each glyph's pixels (each as the ``subpixels`` offsets) are rotated as
+    points so ``downs[i]`` points down, cropped tight, splatted into a ``patch``
+    (width, height) grid, blurred and normalised to zero mean and unit length,
+    which makes the match tolerant of stroke weight and ink contrast. Each row is
+    the flat patch followed by ``ASPECT_WEIGHT`` times the glyph's width over height.
+    """
     columns, rows = patch
-    scale_u, scale_v = columns / width, rows / height
-    samples = int(np.ceil(max(scale_u, scale_v)))
-    if samples > 1:
-        steps = (np.arange(samples) + 0.5) / samples - 0.5
-        step_x, step_y = (a.ravel() for a in np.meshgrid(steps, steps))
-        u = (u[:, None] + step_x * right_x + step_y * right_y).ravel()
-        v = (v[:, None] + step_x * down[0] + step_y * down[1]).ravel()
-    column = np.clip(((u - u_min) * scale_u).astype(np.int64), 0, columns - 1)
-    row = np.clip(((v - v_min) * scale_v).astype(np.int64), 0, rows - 1)
-    grid = np.bincount(row * columns + column, minlength=rows * columns).astype(np.float32)
-    grid = cv2.GaussianBlur(grid.reshape(rows, columns), (0, 0), GLYPH_BLUR).ravel()
-    grid -= grid.mean()
-    grid /= float(np.linalg.norm(grid)) + 1e-6
-    aspect = min(width / height, 3.0)
-    return np.append(grid, np.float32(ASPECT_WEIGHT * aspect)).astype(np.float32)
+    counts = np.array([len(xs) for xs, _ in point_sets]) * len(subpixels)
+    owner = np.repeat(np.arange(len(point_sets)), counts)
+    xs = (np.concatenate([xs for xs, _ in point_sets])[:, None] + subpixels[:, 0]).ravel()
+    ys = (np.concatenate([ys for _, ys in point_sets])[:, None] + subpixels[:, 1]).ravel()
+    down_x, down_y = downs[owner, 0], downs[owner, 1]
+    u = xs * down_y - ys * down_x
+    v = xs * down_x + ys * down_y
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    half_step = 0.5 / np.sqrt(len(subpixels))
+    u_min = np.minimum.reduceat(u, starts) - half_step
+    v_min = np.minimum.reduceat(v, starts) - half_step
+    width = np.maximum.reduceat(u, starts) + half_step - u_min
+    height = np.maximum.reduceat(v, starts) + half_step - v_min
+    column = ((u - u_min[owner]) * (columns / width)[owner]).astype(np.int64)
+    row = ((v - v_min[owner]) * (rows / height)[owner]).astype(np.int64)
+    np.minimum(column, columns - 1, out=column)
+    np.minimum(row, rows - 1, out=row)
+    cells = rows * columns
+    grid = np.bincount(owner * cells + row * columns + column, minlength=len(point_sets) * cells)
+    grids = grid.reshape(len(point_sets), rows, columns).astype(np.float32)
+    grids = gaussian_matrix(rows, GLYPH_BLUR) @ grids @ gaussian_matrix(columns, GLYPH_BLUR).T
+    flat = grids.reshape(len(point_sets), cells)
+    flat -= flat.mean(axis=1, keepdims=True)
+    flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
+    aspect = ASPECT_WEIGHT * np.minimum(width / height, 3.0)
+    return np.hstack([flat, aspect[:, None].astype(np.float32)])
