@@ -62,8 +62,7 @@ class Referee:
                 payload["v"] = {p: 1 + wins.get(p, 0) for p in players if isinstance(p, str)}
         event = Event(kind=START, data=payload, t=float(clock()), seq=1)
         state = rules.start(event)
-        game_id = store.new_game(game, event.t, session_id)
-        store.append(game_id, event)
+        game_id = store.new_game(game, event.t, session_id, start=event)
         return cls(store, game_id, clock, rules, [event], state)
 
     @classmethod

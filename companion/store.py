@@ -151,14 +151,22 @@ class Store:
             raise LogError(f"no session {session_id} in the store", path=self.path)
         return None if row[0] is None else int(row[0])
 
-    def new_game(self, game: str, started_at: float, session_id: int | None = None) -> int:
-        """Register a game and return its id (its events are appended separately)."""
+    def new_game(self, game: str, started_at: float, session_id: int | None = None,
+                 start: Event | None = None) -> int:
+        """Register a game and return its id; its ``start`` event, if given, is committed
+        in the same transaction, so a crash never leaves a game without its start."""
         with self._transaction() as db:
             cursor = db.execute(
                 "INSERT INTO games (game, session_id, started_at) VALUES (?, ?, ?)",
                 (game, session_id, started_at),
             )
-        return int(cursor.lastrowid or 0)
+            game_id = int(cursor.lastrowid or 0)
+            if start is not None:
+                db.execute(
+                    "INSERT INTO events (game_id, seq, t, kind, data) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, start.seq, start.t, start.kind, json.dumps(dict(start.data))),
+                )
+        return game_id
 
     def append(self, game_id: int, event: Event) -> None:
         """Commit one event to the game's log (its own transaction, durable on return)."""
