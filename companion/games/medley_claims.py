@@ -143,7 +143,7 @@ def resolve_claim(
             found.setdefault(combination.slots, combination)
     if not found:
         if not problems:
-            raise IllegalMove(f"{text.strip()} uses a card twice")
+            raise IllegalMove(f"{text.strip()} needs more cards than the board has")
         raise IllegalMove(problems[0])
     if len(found) > 1:
         hint = "name the suit (5h) or the place (JK@c0)"
