@@ -192,9 +192,16 @@ class ButtonPanel:
             ]
             return min(deadlines, default=None)
 
-    def wait_for_deadline(self, now: Callable[[], float], idle: float) -> None:
-        """Sleep until the next deadline (at most ``idle`` s or until an edge), then poll."""
+    def wait_for_deadline(
+        self, now: Callable[[], float], idle: float, stop: threading.Event
+    ) -> None:
+        """Sleep until the next deadline (at most ``idle`` s, an edge or :meth:`wake`), then poll.
+
+        Returns at once when ``stop`` is set (checked under the lock :meth:`wake` takes).
+        """
         with self._lock:
+            if stop.is_set():
+                return
             deadline = self.next_deadline()
             timeout = idle if deadline is None else min(idle, deadline - now())
             if timeout > 0:
@@ -312,4 +319,4 @@ class HoldTimer:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.panel.wait_for_deadline(self.now, self.idle)
+            self.panel.wait_for_deadline(self.now, self.idle, self._stop)
