@@ -19,6 +19,7 @@ import queue
 import statistics
 import threading
 import time
+from typing import Any
 
 import gpiozero.pins.mock
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -57,7 +58,7 @@ def measure(cross_thread: bool) -> list[float]:
         gpiozero.pins.mock.monotonic = real_clock
 
 
-def _run(buttons: GpioButtons, pins: list[object], ticks: ManualClock, cross: bool) -> list[float]:
+def _run(buttons: GpioButtons, pins: list[Any], ticks: ManualClock, cross: bool) -> list[float]:
     latencies: list[float] = []
     arrived: queue.Queue[float] = queue.Queue()
 
