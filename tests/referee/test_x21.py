@@ -119,6 +119,22 @@ def test_stand_locks_the_player_and_runs_the_minute(tmp_path: Path) -> None:
     assert summary["winners"] == ["cat"] and summary["points"]["cat"] == 2
 
 
+def test_no_timer_runs_until_someone_stands(tmp_path: Path) -> None:
+    game = table(tmp_path, ["ann", "ben"])
+    game.deal({"ann": ["10", "4"], "ben": ["9", "5"]})
+    assert game.referee.summary()["timer_ends_at"] is None
+    assert game.at(500).referee.tick() == []
+
+
+def test_a_non_integer_total_can_stand_and_win(tmp_path: Path) -> None:
+    game = table(tmp_path, ["ann", "ben"])
+    game.deal({"ann": ["6x", "2x+4", "x/2"], "ben": ["10", "4"]})
+    game.do("stand", player="ann", x=1, total="12.5")
+    game.at(60).referee.tick()
+    summary = game.do("state", player="ben", x=1, total=15)  # wrong: 10 + 4 = 14
+    assert summary["winners"] == ["ann"] and summary["claims"]["ann"]["total"] == "25/2"
+
+
 def test_standing_player_wins_a_tie(tmp_path: Path) -> None:
     game = table(tmp_path, ["ann", "ben"])
     game.deal({"ann": ["10", "4"], "ben": ["9", "5"]})
