@@ -116,4 +116,12 @@ def leaderboards(store: Store) -> dict[str, Any]:
         "high_scores": {g: [asdict(e) for e in high_scores(store, g)]
                         for g in HIGH_SCORE_GAMES},
         "standings": {g: [asdict(s) for s in standings(store, game=g)] for g in games},
+        "matches": [_match_json(match(store, session)) for session in store.sessions()
+                    if store.session_games_planned(session) is not None],
     }
+
+
+def _match_json(result: Match) -> dict[str, Any]:
+    return {"session": result.session_id, "games_planned": result.games_planned,
+            "games_played": result.games_played, "over": result.over,
+            "leaders": result.leaders, "standings": [asdict(s) for s in result.standings]}

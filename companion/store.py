@@ -142,6 +142,10 @@ class Store:
             )
         return int(cursor.lastrowid or 0)
 
+    def sessions(self) -> list[int]:
+        """Ids of every session, oldest first."""
+        return [int(row[0]) for row in self._db.execute("SELECT id FROM sessions ORDER BY id")]
+
     def session_games_planned(self, session_id: int) -> int | None:
         """How many games the session's match was agreed to last (None: open-ended)."""
         row = self._db.execute(

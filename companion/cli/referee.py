@@ -77,4 +77,8 @@ def run_scores(args: argparse.Namespace) -> int:
         print(f"{game}, standings (games, wins, points):")
         for line in table:
             print(f"  {line['player']}: {line['games']} {line['wins']} {line['points']}")
+    for result in boards["matches"]:
+        state = "won by" if result["over"] else "led by"
+        print(f"match {result['session']}: {result['games_played']} of "
+              f"{result['games_planned']} games, {state} {', '.join(result['leaders']) or '-'}")
     return 0

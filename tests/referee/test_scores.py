@@ -73,7 +73,7 @@ def test_leaderboards_rank_times_and_high_scores(tmp_path: Path) -> None:
 
 def test_scores_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = Store.open(tmp_path)
-    session = store.new_session(started_at=0.0)
+    session = store.new_session(started_at=0.0, games_planned=2)
     quick_21x(tmp_path, store, session, winner_hand=True)
     solo = Table(tmp_path, "21x-solo", {"player": "cat", "options": {"target": 4}}, store=store)
     for card in ("6x", "2x+4"):
@@ -85,6 +85,8 @@ def test_scores_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert boards["best_times"]["21x-solo"][0] == {"player": "cat", "value": 42.0,
                                                   "game_id": solo.referee.game_id}
     assert boards["standings"]["21x"][0]["player"] == "ann"
+    assert boards["matches"][0]["leaders"] == ["ann"] and not boards["matches"][0]["over"]
     assert main(["scores", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "1. cat 42.0 s" in out and "ann: 1 1 3" in out
+    assert "match 1: 1 of 2 games, led by ann" in out
