@@ -76,7 +76,6 @@ class GpioButtons:
 
     def __init__(self, pin_map: PinMap, pin_factory: Any) -> None:
         from gpiozero import InputDevice
-        from gpiozero.exc import GPIOZeroError
 
         self.timeline = TickTimeline(pin_factory)
         wired = pin_map.buttons()
@@ -89,7 +88,7 @@ class GpioButtons:
         for spec, pin in wired.items():
             try:
                 device = InputDevice(pin, pull_up=True, pin_factory=pin_factory)
-            except (GPIOZeroError, OSError) as error:
+            except Exception as error:  # each GPIO backend raises its own kinds
                 self.close()
                 raise DeviceError(
                     f"cannot use GPIO{pin} for the {spec.name} button: {error}"

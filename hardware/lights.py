@@ -6,6 +6,8 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import DeviceError
+
 
 class Lights:
     """One gpiozero :class:`~gpiozero.LED` per player; players without one are ignored.
@@ -17,12 +19,13 @@ class Lights:
         from gpiozero import LED
 
         self.leds: dict[int, Any] = {}
-        try:
-            for player, pin in leds.items():
+        for player, pin in leds.items():
+            try:
                 self.leds[player] = LED(pin, pin_factory=pin_factory)
-        except Exception:
-            self.close()
-            raise
+            except Exception as error:  # each GPIO backend raises its own kinds
+                self.close()
+                message = f"cannot use GPIO{pin} for player {player}'s LED: {error}"
+                raise DeviceError(message) from None
 
     def on(self, player: int) -> None:
         """Light ``player``'s LED steadily."""
@@ -65,3 +68,9 @@ class Lights:
         for led in self.leds.values():
             led.close()
         self.leds.clear()
+
+    def __enter__(self) -> Lights:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

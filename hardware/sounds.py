@@ -136,8 +136,13 @@ class SoundPlayer:
                 self._idle.set()
                 return
             pattern = self._take()
-            if pattern is not None:
+            if pattern is None:
+                continue
+            try:
                 self._sound(pattern)
+            except Exception:  # a failing buzzer must not end the player
+                log.exception("the buzzer failed playing %s", pattern)
+                self._idle.set()
 
     def _sound(self, pattern: Pattern) -> None:
         """Play ``pattern``; stop early (silent) when woken by a new request."""

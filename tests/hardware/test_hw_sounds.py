@@ -171,3 +171,46 @@ def test_a_late_callers_light_blinks(factory: MockFactory) -> None:
         assert [e.rank for e in (table.events.get_nowait(), table.events.get_nowait())] == [1, 2]
         assert len(factory.pin(27).states) >= 3  # player 1's LED went on, off, on...
         assert len(factory.pin(23).states) == 2  # player 2's just came on
+
+
+class FlakyOutput:
+    """A sound output whose first beep fails, as a disconnected buzzer might."""
+
+    def __init__(self) -> None:
+        self.tones: list[float] = []
+
+    def on(self, tone: float) -> None:
+        if not self.tones:
+            self.tones.append(0.0)
+            raise OSError("GPIO busy")
+        self.tones.append(tone)
+
+    def off(self) -> None:
+        pass
+
+
+def test_a_failing_buzzer_is_logged_and_the_player_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    output = FlakyOutput()
+    with SoundPlayer(output) as sound:
+        sound.play("countdown")
+        assert sound.wait(2.0)
+        sound.play("stand")
+        assert sound.wait(2.0)
+    assert "the buzzer failed" in caplog.text
+    assert output.tones == [0.0, 440.0]
+
+
+def test_an_led_pin_in_use_is_a_device_error(factory: MockFactory) -> None:
+    from gpiozero import LED
+
+    from companion.errors import DeviceError
+    from hardware.lights import Lights
+
+    with LED(23, pin_factory=factory), pytest.raises(DeviceError) as caught:
+        Lights({1: 27, 2: 23}, factory)
+    assert str(caught.value).startswith("cannot use GPIO23 for player 2's LED:")
+    with Lights({1: 27}, factory) as lights:  # player 1's LED was freed again
+        lights.on(1)
+        assert factory.pin(27).state == 1
