@@ -16,7 +16,7 @@ the player's arithmetic. Event kinds (``data`` fields):
     player and, while the stand timer runs, restarts it.
 ``stand`` (player, x[, y], total)
     The player's total and X are locked and the shared stand timer starts. Only one
-    player can stand; the stated total must be a valid total (below 21... or 21, not 20).
+    player can stand; the stated total must be a valid total (at most 21, and not 20).
 ``timer_warning`` / ``timer_expired`` (timer="stand", remaining)
     Logged by the referee in the timer's last seconds and at its end; at the end
     every other player still in states a best total.
@@ -244,7 +244,6 @@ class X21State:
 
     players: tuple[str, ...]
     cards: Cards
-    deck_declared: tuple[str, ...]
     deck: frozenset[str]
     hands: Mapping[str, tuple[str, ...]]
     v: Mapping[str, int]
@@ -301,7 +300,7 @@ class X21Rules:
         if stand_seconds <= 0:
             raise IllegalMove("option 'stand_seconds' must be positive")
         return X21State(
-            players=tuple(players), cards=cards, deck_declared=deck, deck=frozenset(deck),
+            players=tuple(players), cards=cards, deck=frozenset(deck),
             hands={p: () for p in players}, v={p: int(v.get(p, 1)) for p in players},
             stand_seconds=stand_seconds,
             warning_seconds=option(options, "warning_seconds", 10, int),
@@ -472,20 +471,21 @@ def _settle(state: X21State) -> X21State:
 
 def _resolve(state: X21State) -> X21State:
     """Check the stated totals from the best down; the first correct rank wins."""
-    candidates = [p for p in state.active() if p in state.claims]
     ranked: dict[tuple[Fraction, bool, int], list[str]] = {}
-    for player in candidates:
-        total = state.claims[player].total
-        assert total is not None
+    wrong: list[str] = []
+    for player in state.active():
+        total = state.claims[player].total if player in state.claims else None
+        if total is None:
+            continue
+        if status_of(total) == Status.BUST:
+            wrong.append(player)
+            continue
         key = (total, player == state.standing, state.cards.icons(state.hands[player]))
         ranked.setdefault(key, []).append(player)
-    wrong: list[str] = [p for p in candidates
-                        if status_of(state.claims[p].total or Fraction(0)) == Status.BUST]
     for key in sorted(ranked, reverse=True):
-        group = [p for p in ranked[key] if p not in wrong]
-        right = [p for p in group
+        right = [p for p in ranked[key]
                  if state.cards.correct(state.hands[p], state.claims[p], state.v[p])]
-        wrong += [p for p in group if p not in right]
+        wrong += [p for p in ranked[key] if p not in right]
         if right:
             return replace(state, phase="over", winners=tuple(right), timer=None,
                            eliminated=(*state.eliminated, *wrong),

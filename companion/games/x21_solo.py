@@ -45,7 +45,6 @@ class SoloState:
     player: str
     cards: Cards
     target: int
-    deck_declared: tuple[str, ...]
     deck: frozenset[str]
     hand: tuple[str, ...] = ()
     scored: tuple[tuple[str, ...], ...] = ()
@@ -98,7 +97,7 @@ class SoloRules:
         target = option(options, "target", 21, int)
         if target < 1:
             raise IllegalMove("option 'target' must be at least 1")
-        return SoloState(player=player, cards=cards, target=target, deck_declared=deck,
+        return SoloState(player=player, cards=cards, target=target,
                          deck=frozenset(deck), t=event.t)
 
     def apply(self, state: SoloState, event: Event) -> SoloState:
