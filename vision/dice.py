@@ -48,6 +48,8 @@ class DiceSettings:
     ``contrast``: how much brighter (plus twice less yellow, in Lab units) than the table a
     die body must be. ``pip_roundness``: minimum minor/major axis ratio of a top-face pip.
     ``ring_fraction``: share of a ring around a pip that must be bright face.
+    ``lone_pip_ring``: a face of one pip must be bright face on this share of a wider ring
+    (a lone dark mark among others, like print on a label, is not a die).
     ``face_shade``: a pip whose surroundings are this much darker than the brightest pip
     surroundings of the same body is on a side face. ``link`` and ``merge``: in pip
     diameters, see the module text. ``colour_weight``: weight of "less yellow than the
@@ -57,6 +59,7 @@ class DiceSettings:
     contrast: float = 25.0
     pip_roundness: float = 0.6
     ring_fraction: float = 0.7
+    lone_pip_ring: float = 0.97
     face_shade: float = 12.0
     link: float = 4.6
     merge: float = 4.0
@@ -73,6 +76,7 @@ class _Pip:
     roundness: float
     ring_bright: float
     ring_level: float
+    wide_ring_bright: float
 
     @property
     def diameter(self) -> float:
@@ -130,7 +134,11 @@ def find_dice(
         if cv2.contourArea(contour) < settings.min_body_area:
             continue
         pips = _pips_in_body(cv2.convexHull(contour), dark_mask, lightness, settings)
-        faces.extend(_faces(_top_face_pips(pips, settings), settings))
+        faces.extend(
+            face
+            for face in _faces(_top_face_pips(pips, settings), settings)
+            if len(face.pips) > 1 or face.pips[0].wide_ring_bright >= settings.lone_pip_ring
+        )
     height, width = lightness.shape
     dice = [
         DieObservation(value=len(face.pips), center=face.center, confidence=face.confidence)
@@ -193,17 +201,21 @@ def _pips_in_body(
         if filled < 0.7:
             continue
         x, y = centroids[index][0] + x0, centroids[index][1] + y0
-        bright, level = _ring(lightness, x, y, math.sqrt(area / math.pi))
-        pips.append(_Pip(x, y, area, math.sqrt(minor / major), bright, level))
+        radius = math.sqrt(area / math.pi)
+        bright, level = _ring(lightness, x, y, 2.2 * radius)
+        wide_bright, _ = _ring(lightness, x, y, 2.6 * radius, samples=2 * RING_SAMPLES)
+        pips.append(_Pip(x, y, area, math.sqrt(minor / major), bright, level, wide_bright))
     return pips
 
 
-def _ring(lightness: Image, x: float, y: float, radius: float) -> tuple[float, float]:
-    """Around a pip: the share of clearly brighter pixels, and their median lightness."""
+def _ring(
+    lightness: Image, x: float, y: float, radius: float, samples: int = RING_SAMPLES
+) -> tuple[float, float]:
+    """On a circle around a pip: the share of clearly brighter pixels, and their median."""
     height, width = lightness.shape
-    angles = np.linspace(0.0, 2.0 * math.pi, RING_SAMPLES, endpoint=False)
-    xs = np.clip((x + 2.2 * radius * np.cos(angles)).astype(int), 0, width - 1)
-    ys = np.clip((y + 2.2 * radius * np.sin(angles)).astype(int), 0, height - 1)
+    angles = np.linspace(0.0, 2.0 * math.pi, samples, endpoint=False)
+    xs = np.clip((x + radius * np.cos(angles)).astype(int), 0, width - 1)
+    ys = np.clip((y + radius * np.sin(angles)).astype(int), 0, height - 1)
     ring = lightness[ys, xs].astype(np.int16)
     centre = int(lightness[min(int(y), height - 1), min(int(x), width - 1)])
     return float(np.mean(ring > centre + 40)), float(np.median(ring))
