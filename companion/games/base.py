@@ -11,6 +11,11 @@ The first event of every log is ``start``::
 State objects are immutable (frozen dataclasses or tuples): ``apply`` returns a new one.
 An event the rules do not allow raises :class:`~companion.errors.IllegalMove` and
 leaves nothing changed.
+
+Rules never see ``correction`` events: :mod:`companion.replay` resolves them first.
+Countdowns and stopwatches are data in the state (:mod:`companion.timers`); their
+``timer_warning``/``timer_expired`` events come back to ``apply`` once logged.
+:mod:`companion.games.registry` finds a game's rules by name (``RULES`` in its module).
 """
 
 from __future__ import annotations
