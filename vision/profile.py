@@ -92,11 +92,26 @@ def link_catalogue(link: str) -> Catalogue:
 
 
 def warp_face(frame: Image, quad: Quad) -> Image:
-    """The card inside ``quad`` warped to :data:`FACE_SIZE`, corner 0 at the top left."""
+    """The card inside ``quad`` warped to :data:`FACE_SIZE`, corner 0 at the top left.
+
+    A card much bigger than that in the frame is warped at a multiple of the size and
+    then shrunk by area averaging, so fine print does not alias.
+    """
     width, height = FACE_SIZE
-    target = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float32)
-    warp = cv2.getPerspectiveTransform(np.array(quad, np.float32), target)
-    face: Image = cv2.warpPerspective(frame, warp, FACE_SIZE, flags=cv2.INTER_AREA)
+    corners = np.array(quad, np.float32)
+    longest = float(max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+    factor = int(min(4.0, max(1.0, longest / height)))
+    target = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float32) * factor
+    warp = cv2.getPerspectiveTransform(corners, target)
+    face: Image = cv2.warpPerspective(
+        frame,
+        warp,
+        (width * factor, height * factor),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    if factor > 1:
+        face = cv2.resize(face, FACE_SIZE, interpolation=cv2.INTER_AREA)
     return face
 
 

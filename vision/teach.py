@@ -185,7 +185,7 @@ class DeckTeacher:
 
     def back(self) -> TeachStatus:
         """Return to the previous card and teach it again."""
-        self._captured, self._note = None, ""
+        self._captured, self._note, self._taken_away = None, "", None
         if self._position > 0:
             self._position -= 1
             self.faces.pop(self.card_ids[self._position], None)

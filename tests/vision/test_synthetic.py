@@ -1,0 +1,198 @@
+"""Synthetic scenes: deterministic, exact ground truth, and the cases the photos lack.
+
+Standard faces come from ``../shared/data/cards/faces-cc0``; the recogniser checks run
+V1's real :class:`vision.cards.CardRecognizer` and outline finder on rendered scenes.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.catalogue import builtin
+from vision.outline import find_card_outlines
+from vision.synthetic import (
+    CARD_CM,
+    ExpressionCard,
+    FaceLibrary,
+    SceneBuilder,
+    camera_homography,
+    render_expression_card,
+)
+from vision.textures import KINDS, TONES, table_texture
+
+STANDARD = ["Qh", "7s", "10d", "Ac", "Kc", "3h"]
+
+
+@pytest.fixture(scope="module")
+def faces(shared_data: Path) -> FaceLibrary:
+    return FaceLibrary(shared_data / "cards" / "faces-cc0")
+
+
+def _near(
+    point: tuple[float, float], others: tuple[tuple[float, float], ...], reach: float
+) -> bool:
+    return any(math.dist(point, other) <= reach for other in others)
+
+
+def test_same_seed_same_scene_and_different_seeds_differ(faces: FaceLibrary) -> None:
+    first = SceneBuilder(21, faces).build(STANDARD[:4])
+    again = SceneBuilder(21, faces).build(STANDARD[:4])
+    other = SceneBuilder(22, faces).build(STANDARD[:4])
+    assert np.array_equal(first.image, again.image)
+    assert first.cards == again.cards
+    assert not np.array_equal(first.image, other.image)
+    assert first.image.shape == (720, 1280, 3)
+
+
+def test_every_surface_is_distinct_and_darker_than_card_white() -> None:
+    means = []
+    for kind in KINDS:
+        for tone in TONES:
+            surface = table_texture(kind, tone, (320, 180), np.random.default_rng(3))
+            assert surface.shape == (180, 320, 3)
+            assert np.percentile(surface.min(axis=2), 99) < 200, (kind, tone)
+            means.append(tuple(np.round(surface.reshape(-1, 3).mean(axis=0))))
+    assert len(set(means)) == len(KINDS) * len(TONES)
+
+
+def test_camera_height_scales_the_card_and_tilt_keeps_the_centre() -> None:
+    widths = {}
+    for height in (40.0, 80.0):
+        homography = camera_homography((1280, 720), height, 0.0)
+        ends = cv2.perspectiveTransform(np.array([[[0.0, 0.0], [CARD_CM[0], 0.0]]]), homography)
+        widths[height] = float(np.linalg.norm(ends[0, 1] - ends[0, 0]))
+    assert widths[40.0] == pytest.approx(2 * widths[80.0], rel=1e-6)
+    tilted = camera_homography((1280, 720), 60.0, 15.0)
+    centre = cv2.perspectiveTransform(np.array([[[0.0, 0.0]]]), tilted)[0, 0]
+    assert centre == pytest.approx((640.0, 360.0), abs=1e-6)
+    near = cv2.perspectiveTransform(np.array([[[0.0, 10.0], [CARD_CM[0], 10.0]]]), tilted)[0]
+    far = cv2.perspectiveTransform(np.array([[[0.0, -10.0], [CARD_CM[0], -10.0]]]), tilted)[0]
+    assert np.linalg.norm(near[1] - near[0]) > np.linalg.norm(far[1] - far[0])
+
+
+def test_truth_corners_match_the_outline_finder(faces: FaceLibrary) -> None:
+    builder = SceneBuilder(5, faces)
+    checked = 0
+    for _ in range(6):
+        scene = builder.build(STANDARD[:3], glare=False)
+        found = find_card_outlines(scene.image)
+        for card in scene.cards:
+            centre = np.mean(card.corners, axis=0)
+            quads = [q for q in found if np.linalg.norm(np.mean(q, axis=0) - centre) < 8]
+            if not quads:
+                continue
+            # The outline is the same four points, up to where the cycle starts.
+            truth = np.array(card.corners)
+            errors = [
+                np.abs(np.roll(np.array(quads[0]), shift, axis=0) - truth).max()
+                for shift in range(4)
+            ]
+            assert min(errors) < 5.0
+            checked += 1
+    assert checked >= 15
+
+
+def test_upside_down_cards_have_their_face_corner_bottom_right(faces: FaceLibrary) -> None:
+    scene = SceneBuilder(8, faces).build(STANDARD[:3], rotation=180.0, tilt_degrees=0.0)
+    for card in scene.cards:
+        top_left, _, bottom_right, _ = card.corners
+        assert top_left[0] > bottom_right[0] and top_left[1] > bottom_right[1]
+        assert card.rotation == 180.0
+        # Both indices show, each within the card near a corner.
+        assert len(card.index_centers) == 2
+        assert (
+            min(
+                math.dist(card.index_centers[0], top_left),
+                math.dist(card.index_centers[0], bottom_right),
+            )
+            < 40
+        )
+
+
+def test_a_solitaire_column_covers_all_but_the_top_index(faces: FaceLibrary) -> None:
+    scene = SceneBuilder(9, faces).build(STANDARD[:4], layout="column", tilt_degrees=0.0)
+    *covered, last = scene.cards
+    assert last.visible_fraction > 0.97
+    assert len(last.index_centers) == 2
+    for card in covered:
+        assert 0.1 < card.visible_fraction < 0.5
+        assert len(card.index_centers) == 1
+        assert math.dist(card.index_centers[0], card.corners[0]) < 40
+        # The visible part's centre lies towards the uncovered top of the card.
+        centre = np.mean(card.corners, axis=0)
+        top = np.mean(card.corners[:2], axis=0)
+        assert math.dist(card.visible_center, top) < math.dist(tuple(centre), tuple(top))
+
+
+def test_a_fanned_hand_shows_every_top_index(faces: FaceLibrary) -> None:
+    builder = SceneBuilder(10, faces)
+    for _ in range(3):
+        scene = builder.build(STANDARD[:5], layout="fan")
+        for card in scene.cards:
+            assert _near(card.corners[0], card.index_centers, 40), card.name
+
+
+def test_expression_cards_draw_their_icons_set_and_text() -> None:
+    deck = builtin("21x")
+    for card in deck:
+        spec = ExpressionCard.from_catalogue(card)
+        face = render_expression_card(spec)
+        grey = cv2.cvtColor(face.image[:, :, :3], cv2.COLOR_BGR2GRAY)
+        # Icons in the top-left corner, one dark shape per icon, and the same turned.
+        corner = (grey[8:100, 20:60] < 100).astype(np.uint8)
+        count, _ = cv2.connectedComponents(corner)
+        assert count - 1 == spec.level == card.icons, card.id
+        assert np.array_equal(grey[-100:, -48:], np.rot90(grey[:100, :48], 2))
+        # The middle holds the printed text.
+        assert (grey[120:220, 20:220] < 100).mean() > 0.02
+        gold = np.all(np.abs(face.image[5, 120, :3].astype(int) - (55, 175, 212)) < 30)
+        assert gold == (card.set == "celebrity")
+    limited = render_expression_card(ExpressionCard("v", "V+Y", 1, "limited"))
+    assert limited.image[4, 4, :3].max() < 60 and limited.image[4, 4, 3] > 0
+
+
+@pytest.mark.parametrize(("low_cm", "high_cm"), [(40.0, 55.0), (55.0, 80.0)])
+def test_upside_down_standard_cards_are_recognised_by_the_standard_recogniser(
+    faces: FaceLibrary, low_cm: float, high_cm: float
+) -> None:
+    from vision.cards import CardRecognizer
+
+    recogniser = CardRecognizer()
+    builder = SceneBuilder(12, faces)
+    found = total = 0
+    for scene_number in range(6):
+        scene = builder.build(
+            STANDARD[scene_number % 3 : scene_number % 3 + 3],
+            rotation=180.0 + scene_number,
+            height_cm=low_cm + (high_cm - low_cm) * scene_number / 5,
+        )
+        observations = recogniser.recognize(scene.image)
+        for card in scene.cards:
+            total += 1
+            found += any(
+                seen.card == card.name and _near(seen.index, card.index_centers, 40)
+                for seen in observations
+            )
+    assert found / total >= 0.9
+
+
+def test_jokers_are_recognised_by_the_standard_recogniser(faces: FaceLibrary) -> None:
+    from vision.cards import CardRecognizer
+
+    recogniser = CardRecognizer()
+    builder = SceneBuilder(13, faces)
+    found = 0
+    for rotation in (0.0, 90.0, 180.0, 270.0):
+        scene = builder.build(["JK", "5c", "9d"], rotation=rotation)
+        joker = scene.cards[0]
+        centre = tuple(np.mean(joker.corners, axis=0))
+        found += any(
+            seen.card == "JK" and math.dist(seen.center, centre) < 60
+            for seen in recogniser.recognize(scene.image)
+        )
+    assert found >= 3
