@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.glyphs import GlyphModel, IndexReading
 from vision.index_reader import IndexCandidate, find_index_candidates
 from vision.observations import CardObservation
+from vision.outline import Quad, find_card_outlines
 
 #: Readings below this confidence are dropped.
 MIN_CONFIDENCE = 0.55
@@ -24,6 +27,15 @@ CARD_PER_GLYPH = 14.0
 CARD_ASPECT = 0.68
 #: Index centre from the card's corner, as fractions of card (width, height).
 INDEX_OFFSET = (0.09, 0.13)
+#: Joker pictures (upright cards, grey) that whole-card outlines are compared with.
+JOKER_TEMPLATES = Path(__file__).parent / "data" / "jokers.npz"
+#: Size (width, height) of the grey card image compared with joker pictures.
+JOKER_SIZE = (36, 52)
+#: Smallest normalised correlation with a joker picture that counts as a joker.
+JOKER_MATCH = 0.6
+#: Blur (pixels at ``JOKER_SIZE``) so line drawings still match after a slight misfit.
+JOKER_BLUR = 1.5
+JOKER = "JK"
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,7 @@ class CardRecognizer:
 
     def __init__(self, model: GlyphModel | None = None) -> None:
         self.model = model if model is not None else default_model()
+        self.jokers = joker_templates()
 
     def read_indices(
         self, frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None = None
@@ -64,8 +77,61 @@ class CardRecognizer:
         return exclusive_reads(reads)
 
     def recognize(self, frame_bgr: np.ndarray) -> list[CardObservation]:
-        """One observation per physical card whose index can be read."""
-        return merge_corners(self.read_indices(frame_bgr))
+        """One observation per physical card whose index can be read, and per whole joker."""
+        reads = self.read_indices(frame_bgr)
+        return merge_corners(reads) + self.find_jokers(frame_bgr, reads)
+
+    def find_jokers(
+        self, frame_bgr: np.ndarray, reads: Sequence[IndexRead] = ()
+    ) -> list[CardObservation]:
+        """Whole cards (outline visible, no index among ``reads``) whose picture matches a joker.
+
+        The shipped pictures are those of the two CC0 designs.
+        """
+        found: list[CardObservation] = []
+        for quad in find_card_outlines(frame_bgr):
+            outline = np.float32(quad)
+            if any(cv2.pointPolygonTest(outline, r.candidate.center, False) >= 0 for r in reads):
+                continue
+            score = joker_score(card_image(frame_bgr, quad), self.jokers)
+            if score >= JOKER_MATCH:
+                centre = np.mean(quad, axis=0)
+                point = (float(centre[0]), float(centre[1]))
+                found.append(CardObservation(JOKER, point, point, score, corners=quad))
+        return found
+
+
+def card_image(frame_bgr: np.ndarray, quad: Quad) -> np.ndarray:
+    """The card inside ``quad`` as a small grey image (upright or upside down)."""
+    width, height = JOKER_SIZE
+    target = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    warp = cv2.getPerspectiveTransform(np.float32(quad), target)
+    grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    return cv2.warpPerspective(grey, warp, JOKER_SIZE, flags=cv2.INTER_AREA)
+
+
+def joker_score(card_grey: np.ndarray, templates: np.ndarray) -> float:
+    """Best normalised correlation of a card image with the joker pictures, either way up."""
+    if len(templates) == 0:
+        return 0.0
+    card = cv2.GaussianBlur(card_grey.astype(np.float32), (0, 0), JOKER_BLUR)
+    templates = np.stack(
+        [cv2.GaussianBlur(t.astype(np.float32), (0, 0), JOKER_BLUR) for t in templates]
+    )
+    scores = [
+        float(cv2.matchTemplate(view, template, cv2.TM_CCOEFF_NORMED)[0, 0])
+        for view in (card, card[::-1, ::-1].copy())
+        for template in templates
+    ]
+    return max(scores)
+
+
+def joker_templates() -> np.ndarray:
+    """The shipped joker pictures, (n, height, width) grey; none if the file is absent."""
+    if not JOKER_TEMPLATES.is_file():
+        return np.zeros((0, JOKER_SIZE[1], JOKER_SIZE[0]), np.uint8)
+    with np.load(JOKER_TEMPLATES) as data:
+        return np.asarray(data["jokers"])
 
 
 def default_model() -> GlyphModel:
@@ -107,19 +173,43 @@ def estimated_card_centre(candidate: IndexCandidate) -> tuple[float, float]:
     return float(centre[0]), float(centre[1])
 
 
+def opposite_corner(candidate: IndexCandidate) -> tuple[float, float]:
+    """Where the index in the diagonally opposite corner of the same card would be."""
+    card_height = CARD_PER_GLYPH * candidate.glyph_size
+    card_width = CARD_ASPECT * card_height
+    up = np.array(candidate.up)
+    right = np.array([-up[1], up[0]])
+    across = (1 - 2 * INDEX_OFFSET[0]) * card_width * right
+    down = (1 - 2 * INDEX_OFFSET[1]) * card_height * up
+    point = np.array(candidate.center) + across - down
+    return float(point[0]), float(point[1])
+
+
 def same_card(first: IndexRead, second: IndexRead) -> bool:
-    """Whether two reads of one name can be the two corners (or one corner twice) of one card."""
-    reach = 1.2 * CARD_PER_GLYPH * max(first.candidate.glyph_size, second.candidate.glyph_size)
-    distance = float(np.hypot(*np.subtract(first.candidate.center, second.candidate.center)))
-    return distance <= reach
+    """Whether two reads can be one card: its two corners, or one corner read twice.
+
+    Reads of one name merge when they fit on one card. Reads of the same rank
+    but different suits merge only when they sit exactly at opposite corners of
+    one card, facing opposite ways (a suit misread at one corner).
+    """
+    size = max(first.candidate.glyph_size, second.candidate.glyph_size)
+    gap = float(np.hypot(*np.subtract(first.candidate.center, second.candidate.center)))
+    if first.card == second.card:
+        return gap <= 1.2 * CARD_PER_GLYPH * size
+    if first.reading.rank != second.reading.rank:
+        return False
+    facing = float(np.dot(first.candidate.up, second.candidate.up))
+    expected = opposite_corner(first.candidate)
+    miss = float(np.hypot(*np.subtract(expected, second.candidate.center)))
+    return facing < -0.8 and miss < 0.25 * CARD_PER_GLYPH * size
 
 
 def merge_corners(reads: Sequence[IndexRead]) -> list[CardObservation]:
-    """Group reads of the same card name that fit on one card into one observation each."""
+    """Group reads that fit on one card into one observation each (the best read names it)."""
     groups: list[list[IndexRead]] = []
     for read in sorted(reads, key=lambda r: -r.reading.confidence):
         for group in groups:
-            if group[0].card == read.card and same_card(group[0], read):
+            if same_card(group[0], read):
                 group.append(read)
                 break
         else:
@@ -130,15 +220,19 @@ def merge_corners(reads: Sequence[IndexRead]) -> list[CardObservation]:
 def observation_of(group: Sequence[IndexRead]) -> CardObservation:
     """The observation of one card from its reads, the most confident first."""
     best = group[0]
-    if len(group) >= 2:
-        centre = tuple(np.mean([r.candidate.center for r in group[:2]], axis=0).tolist())
+    agreeing = [r for r in group if r.card == best.card]
+    if len(agreeing) >= 2:
+        centre = tuple(np.mean([r.candidate.center for r in agreeing[:2]], axis=0).tolist())
         miss = 1.0
-        for read in group[:2]:
+        for read in agreeing[:2]:
             miss *= 1.0 - read.reading.confidence
         confidence = 1.0 - miss
     else:
         centre = estimated_card_centre(best.candidate)
         confidence = best.reading.confidence
+    for other in group:
+        if other.card != best.card:
+            confidence *= 1.0 - other.reading.confidence / 2
     return CardObservation(
         card=best.card,
         center=(float(centre[0]), float(centre[1])),

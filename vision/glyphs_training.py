@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.cards import JOKER_SIZE, JOKER_TEMPLATES
 from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel
 from vision.index_reader import IndexCandidate, find_index_candidates
 
@@ -30,6 +31,7 @@ INDEX_ZONES = (((0.0, 0.27), (0.0, 0.32), -1.0), ((0.73, 1.0), (0.68, 1.0), 1.0)
 REJECTS_PER_INDEX = 4
 CC0_RANKS = {"a": "A", "j": "J", "q": "Q", "k": "K"}
 FOUR_COLOUR_RANKS = {"T": "10"}
+JOKER_SOURCES = ("J1.png", "J2.png", "four-colour/2J.png")
 
 
 @dataclass
@@ -198,8 +200,20 @@ def build_model(
     return examples.model()
 
 
+def joker_pictures(faces_dir: Path) -> np.ndarray:
+    """The CC0 jokers as small grey card images on white, for whole-card matching."""
+    pictures = []
+    for name in JOKER_SOURCES:
+        card = cv2.imread(str(faces_dir / name), cv2.IMREAD_UNCHANGED)
+        alpha = card[:, :, 3:4].astype(np.float32) / 255.0
+        on_white = card[:, :, :3].astype(np.float32) * alpha + 255.0 * (1 - alpha)
+        grey = cv2.cvtColor(on_white.astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        pictures.append(cv2.resize(grey, JOKER_SIZE, interpolation=cv2.INTER_AREA))
+    return np.stack(pictures)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Generate the shipped model from the CC0 faces."""
+    """Generate the shipped model and joker pictures from the CC0 faces."""
     args = sys.argv[1:] if argv is None else argv
     faces_dir = Path(args[0]) if args else Path(__file__).parents[2] / "shared/data/cards/faces-cc0"
     labelled = (
@@ -212,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{DEFAULT_MODEL}: {len(model.rank_labels)} rank and {len(model.suit_labels)} suit examples"
     )
+    np.savez_compressed(JOKER_TEMPLATES, jokers=joker_pictures(faces_dir))
+    print(f"{JOKER_TEMPLATES}: {len(JOKER_SOURCES)} joker pictures")
     return 0
 
 
