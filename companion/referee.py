@@ -76,6 +76,12 @@ class Referee:
             store.finish(game_id, summary)
         return referee
 
+    @classmethod
+    def resume_unfinished(cls, store: Store, clock: Clock) -> Referee | None:
+        """Resume the most recent unfinished game (what the app does on start), if any."""
+        unfinished = store.unfinished()
+        return cls.resume(store, unfinished[-1], clock) if unfinished else None
+
     @property
     def next_seq(self) -> int:
         """The ``seq`` the next logged event will get."""

@@ -24,9 +24,9 @@ def feed(data_dir: str, log_path: str, delay: float) -> None:
     log = read_jsonl(log_path)
     clock = ManualClock(log[0].t)
     store = Store.open(data_dir)
-    unfinished = store.unfinished()
-    if unfinished:
-        referee = Referee.resume(store, unfinished[-1], clock)
+    resumed = Referee.resume_unfinished(store, clock)
+    if resumed is not None:
+        referee = resumed
     elif store.games():
         print("done", flush=True)
         return

@@ -47,6 +47,13 @@ def test_resume_replays_the_log_to_the_same_state(tmp_path: Path) -> None:
     assert resumed.tick()[-1].kind == "timer_expired"
 
 
+def test_on_start_the_latest_unfinished_game_resumes(tmp_path: Path) -> None:
+    game = played(tmp_path)
+    assert Referee.resume_unfinished(game.store, game.clock) is not None
+    game.do("call", player="ann", x=1)
+    assert Referee.resume_unfinished(game.store, game.clock) is None
+
+
 def test_resume_records_an_end_the_crash_missed(tmp_path: Path) -> None:
     game = played(tmp_path)
     final = Event("call", {"player": "ann", "x": 1}, t=1010.0, seq=game.referee.next_seq)
