@@ -16,9 +16,14 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import DeviceError
+
+if TYPE_CHECKING:
+    from hardware.buttons import ButtonEvent
+    from hardware.pins import PinMap
+    from hardware.table import Table
 
 RELEASE_AFTER = 0.5  # seconds the lockout (and the winner's light) holds in the self-test
 
@@ -88,7 +93,7 @@ def keyboard_echo(hold_time: float) -> Iterator[None]:
 
     keyboard = KeyboardButtons(hold_time=hold_time)
 
-    def echo(event: Any) -> None:
+    def echo(event: ButtonEvent) -> None:
         print(f"{event.button} (keyboard): {shown(event)}", flush=True)
         keyboard.clear_lockout()
 
@@ -100,7 +105,7 @@ def keyboard_echo(hold_time: float) -> Iterator[None]:
         keyboard.close()
 
 
-def describe(pin_map: Any) -> list[str]:
+def describe(pin_map: PinMap) -> list[str]:
     """One line per player, the referee and the buzzer, with BCM and header pins."""
     from hardware.pins import HEADER_PIN
 
@@ -122,7 +127,7 @@ def describe(pin_map: Any) -> list[str]:
     return lines
 
 
-def watch(table: Any, timeout: float) -> list[str]:
+def watch(table: Table, timeout: float) -> list[str]:
     """Show each button event until all buttons were seen or ``timeout``; the missing ones."""
     wanted = {spec.name: pin for spec, pin in table.pin_map.buttons().items()}
     seen: set[str] = set()
@@ -143,16 +148,16 @@ def watch(table: Any, timeout: float) -> list[str]:
     return [name for name in wanted if name not in seen]
 
 
-def shown(event: Any) -> str:
+def shown(event: ButtonEvent) -> str:
     """How an event reads on screen: ``call, first`` or ``call, +3.0 ms (rank 2)``."""
     if event.rank is None:
-        return str(event.action)
+        return event.action
     if event.rank == 1:
         return f"{event.action}, first"
     return f"{event.action}, +{event.late_ms:.1f} ms (rank {event.rank})"
 
 
-def press_demo(pin_map: Any, factory: Any) -> None:
+def press_demo(pin_map: PinMap, factory: Any) -> None:
     """Press every mock button: a call each, two near-simultaneous calls, a hold, the referee."""
 
     def tap(pin: int, seconds: float = 0.05) -> None:
