@@ -28,7 +28,7 @@ difference), ``single_card`` (True: one card alone may be a combination), ``stri
 ...     state = RULES.apply(state, Event("draw", {"card": card, "cell": cell}))
 >>> state = RULES.apply(state, Event("roll", {"dice": [4, 5]}))
 >>> state.target, [c.short for c in hints(state)][:3]
-(54, ['5*10+K', '2*Q*9', '2*9*3'])
+(54, ['5*10+K', '2*Q*9', 'Q*J*9'])
 >>> state = RULES.apply(state, Event("claim", {"expression": "10*5+K"}))
 >>> state.grid, state.discard
 (('8h', None, None, '2s', 'Qd', None, 'Jc', '9c', '3h'), ('5c', '10d', 'Kh'))

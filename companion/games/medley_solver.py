@@ -22,6 +22,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import product as cartesian
 from math import prod
 
@@ -127,23 +128,59 @@ def _slot_key(slot: str) -> tuple[bool, int]:
     return (slot[0] != "g", int(slot[1:]))
 
 
-@dataclass(frozen=True)
-class Combination:
-    """A claimed or found combination: its terms, in the order written."""
+def _canonical(terms: Sequence[Term]) -> tuple[Term, ...]:
+    ordered = [
+        Term(t.sign, tuple(sorted(t.factors, key=lambda f: _slot_key(f.slot)))) for t in terms
+    ]
+    ordered.sort(key=lambda t: (-t.sign, -len(t.factors), [_slot_key(f.slot) for f in t.factors]))
+    return tuple(ordered)
 
-    terms: tuple[Term, ...]
+
+class Combination:
+    """A claimed or found combination: its terms, in the order written.
+
+    The solver finds the sets of cards first and writes a combination's terms only when
+    they are asked for, so listing thousands of combinations stays cheap.
+    """
+
+    __slots__ = ("_mask", "_slots", "_source", "_terms")
+
+    def __init__(self, terms: Sequence[Term]) -> None:
+        self._terms: tuple[Term, ...] | None = tuple(terms)
+        self._slots: frozenset[str] | None = None
+        self._source: _Search | None = None
+        self._mask = 0
+
+    @classmethod
+    def _deferred(cls, source: _Search, mask: int) -> Combination:
+        """The combination of the cards in ``mask``, written by ``source`` on first use."""
+        combination = cls.__new__(cls)
+        combination._terms, combination._slots = None, None
+        combination._source, combination._mask = source, mask
+        return combination
 
     @classmethod
     def of(cls, terms: Sequence[Term]) -> Combination:
         """The combination in canonical order: added terms first, longer products first,
         factors in slot order (so ``a*b`` and ``b*a``, ``a+b`` and ``b+a`` are one)."""
-        ordered = [
-            Term(t.sign, tuple(sorted(t.factors, key=lambda f: _slot_key(f.slot)))) for t in terms
-        ]
-        ordered.sort(
-            key=lambda t: (-t.sign, -len(t.factors), [_slot_key(f.slot) for f in t.factors])
-        )
-        return cls(tuple(ordered))
+        return cls(_canonical(terms))
+
+    @property
+    def terms(self) -> tuple[Term, ...]:
+        """The signed products, in the order written."""
+        if self._terms is None:
+            assert self._source is not None
+            self._terms = self._source.terms(self._mask)
+        return self._terms
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Combination) and self.terms == other.terms
+
+    def __hash__(self) -> int:
+        return hash(self.terms)
+
+    def __repr__(self) -> str:
+        return f"Combination({self.expression!r})"
 
     @property
     def value(self) -> int:
@@ -153,7 +190,12 @@ class Combination:
     @property
     def slots(self) -> frozenset[str]:
         """Every slot the combination uses."""
-        return frozenset(f.slot for term in self.terms for f in term.factors)
+        if self._slots is None:
+            if self._source is not None:
+                self._slots = self._source.slots(self._mask)
+            else:
+                self._slots = frozenset(f.slot for term in self.terms for f in term.factors)
+        return self._slots
 
     @property
     def key(self) -> frozenset[tuple[int, frozenset[str], int]]:
@@ -232,85 +274,204 @@ class _Item:
     values: tuple[int, ...]
 
 
-_Extra = tuple[int, tuple[tuple[int, int], ...]]
-"""Extra cards added or subtracted: the mask of items used and (item, signed value)s."""
+@cache
+def _submasks(count: int) -> list[int]:
+    """For every mask of ``count`` items, a bitset (an int) of all its submasks.
 
-_Part = tuple[int, int, int]
-"""A normal product: sign, mask of items, value."""
+    The union of disjoint masks is their sum, so shifting a bitset of masks left by
+    ``m`` turns each mask ``x`` into ``x | m``: whole families of unions in one step.
+    """
+    table = [1]
+    for bit in range(count):
+        table += [family | family << (1 << bit) for family in table]
+    return table
+
+
+def _bitset(masks: list[int]) -> int:
+    """The bitset (an int) with bit ``m`` set for each mask ``m``."""
+    bits = bytearray((max(masks) >> 3) + 1)
+    for mask in masks:
+        bits[mask >> 3] |= 1 << (mask & 7)
+    return int.from_bytes(bits, "little")
 
 
 class _Search:
-    """One board's precomputed products and extra-card sums.
+    """One board's combinations, as bitsets over masks of the usable cards.
 
+    ``made[n]`` is the bitset of masks whose cards make ``n`` as ``P1``, ``P1 + P2`` or
+    ``P1 - P2``; a valid combination is such a mask plus extra cards making up the rest.
     Combinations are told apart by the set of slots they use: that is what happens at the
-    table (those grid cards go, those corners turn face-down), so each set is found once.
+    table (those grid cards go, those corners turn face-down).
     """
 
     def __init__(self, board: Board, target: int, rules: CombinationRules) -> None:
         self.target, self.rules = target, rules
         cards = [(slot, str(PlayingCard.parse(card))) for slot, card in board.cards()]
         self.items = [_Item(slot, card, card_values(card, rules)) for slot, card in cards]
+        self.full = (1 << len(self.items)) - 1
         self.grid_mask = sum(1 << i for i, it in enumerate(self.items) if it.slot[0] == "g")
         self.extra_mask = sum(
             1 << i
             for i, it in enumerate(self.items)
             if it.slot[0] == "c" or (rules.aces_as_corners and it.card[0] == "A")
         )
-        self.products = self._products()
+        self.base, self.choosing = self._products()
         self.extras = self._extras()
-        self.seen: set[int] = set()
+        self.found = self._valid() if self.items else 0
 
-    def _products(self) -> list[tuple[int, ...]]:
-        """For every mask of items, the values its product can take."""
-        products: list[tuple[int, ...]] = [(1,)]
-        for mask in range(1, 1 << len(self.items)):
-            low = mask & -mask
-            values = self.items[low.bit_length() - 1].values
-            rest = products[mask ^ low]
-            if len(values) == 1:
-                x = values[0]
-                products.append(tuple(v * x for v in rest))
+    def _products(self) -> tuple[list[int], list[tuple[int, ...]]]:
+        """For every mask of items: the product of its one-value cards, and the multipliers
+        its choosing cards (jokers, 1-or-11 aces) can add."""
+        base: list[int] = [1]
+        choosing: list[tuple[int, ...]] = [(1,)]
+        for item in self.items:
+            if len(item.values) == 1:
+                x = item.values[0]
+                base += [b * x for b in base]
+                choosing += choosing
             else:
-                products.append(tuple({v * x for v in rest for x in values}))
-        return products
+                base += base
+                choosing += [tuple({c * x for c in cs for x in item.values}) for cs in choosing]
+        return base, choosing
 
-    def _extras(self) -> dict[int, dict[int, list[_Extra]]]:
-        """For every set of free extra-eligible items: the sums they can make, and how."""
-        eligible = [i for i in range(len(self.items)) if self.extra_mask >> i & 1]
-        choices = [
-            [(0, 0)] + [(i, s * v) for s in (1, -1) for v in self.items[i].values] for i in eligible
-        ]
-        assignments = []
-        for picked in cartesian(*choices):
-            used = tuple((i, v) for i, v in picked if v)
-            assignments.append((sum(1 << i for i, _ in used), sum(v for _, v in used), used))
-        table: dict[int, dict[int, list[_Extra]]] = {}
-        free = self.extra_mask
-        while True:
-            sums: dict[int, list[_Extra]] = {}
-            for mask, total, used in assignments:
-                if mask & ~free == 0:
-                    sums.setdefault(total, []).append((mask, used))
-            table[free] = sums
-            if free == 0:
-                return table
-            free = (free - 1) & self.extra_mask
+    def values(self, mask: int) -> set[int]:
+        """The values the product of the cards in ``mask`` can take."""
+        return {self.base[mask] * c for c in self.choosing[mask]}
 
-    def _new(self, parts: Sequence[_Part], extra: _Extra) -> Combination | None:
-        """The combination of normal products and extra cards, if its slot set is new."""
-        used = extra[0]
-        for _, mask, _ in parts:
-            used |= mask
-        if used in self.seen or not used & self.grid_mask:
+    def _extras(self) -> dict[int, set[int]]:
+        """For every set of extra cards, each used once: the sums they can add."""
+        sums: dict[int, set[int]] = {0: {0}}
+        for i in range(len(self.items)):
+            if not self.extra_mask >> i & 1:
+                continue
+            for mask, totals in list(sums.items()):
+                sums[mask | 1 << i] = {
+                    t + s * v for t in totals for s in (1, -1) for v in self.items[i].values
+                }
+        return sums
+
+    def _valid(self) -> int:
+        """The bitset of every mask of cards that is a valid combination."""
+        submasks = _submasks(len(self.items))
+        needed = {self.target - s for sums in self.extras.values() for s in sums}
+        made = self._made(needed, submasks)
+        valid = 0
+        for extra, sums in self.extras.items():
+            family = 0
+            for total in sums:
+                family |= made.get(self.target - total, 0)
+            valid |= (family & submasks[self.full ^ extra]) << extra
+        valid &= ~submasks[self.full ^ self.grid_mask]
+        if not self.rules.single_card:
+            valid &= ~sum(1 << (1 << i) for i in range(len(self.items)))
+        return valid
+
+    def _made(self, needed: set[int], submasks: list[int]) -> dict[int, int]:
+        """For each needed normal value, the bitset of masks making it."""
+        buckets: dict[int, list[int]] = {}
+        pairs = zip(self.base[1:], self.choosing[1:], strict=True)
+        for mask, (b, multipliers) in enumerate(pairs, start=1):
+            if len(multipliers) == 1:
+                buckets.setdefault(b, []).append(mask)
+            else:
+                for c in multipliers:
+                    buckets.setdefault(b * c, []).append(mask)
+        bitsets: dict[int, int] = {}
+
+        def bitset(value: int) -> int:
+            if value not in bitsets:
+                bitsets[value] = _bitset(buckets[value])
+            return bitsets[value]
+
+        made: dict[int, int] = {n: bitset(n) for n in needed if n in buckets}
+        values = sorted(buckets)
+        low, high = min(needed), max(needed)
+        if not self.rules.allow_negative:
+            low = max(low, 0)
+
+        def join(v1: int, v2: int, n: int) -> None:
+            small, large = (v1, v2) if len(buckets[v1]) <= len(buckets[v2]) else (v2, v1)
+            other, family = bitset(large), 0
+            for mask in buckets[small]:
+                family |= (other & submasks[self.full ^ mask]) << mask
+            made[n] = made.get(n, 0) | family
+
+        for i, v1 in enumerate(values):
+            if 2 * v1 > high:
+                break
+            for v2 in values[bisect_left(values, max(v1, low - v1), lo=i) :]:
+                if v1 + v2 > high:
+                    break
+                if v1 + v2 in needed:
+                    join(v1, v2, v1 + v2)
+        for v2 in values:
+            for v1 in values[bisect_left(values, v2 + low) : bisect_right(values, v2 + high)]:
+                if v1 - v2 in needed:
+                    join(v1, v2, v1 - v2)
+        return made
+
+    def masks(self) -> list[int]:
+        """Every valid mask, fewest cards first."""
+        bits = bin(self.found)[:1:-1]
+        found = [mask for mask, bit in enumerate(bits) if bit == "1"]
+        found.sort(key=int.bit_count)
+        return found
+
+    def combination(self, mask: int) -> Combination:
+        """The combination of a valid mask; its terms are written when first asked for."""
+        return Combination._deferred(self, mask)
+
+    def slots(self, mask: int) -> frozenset[str]:
+        """The slots of the cards in ``mask``."""
+        return frozenset(self.items[i].slot for i in range(len(self.items)) if mask >> i & 1)
+
+    def terms(self, mask: int) -> tuple[Term, ...]:
+        """One way of writing a valid mask as terms: the extra cards and normal products."""
+        for extra, sums in sorted(self.extras.items(), key=lambda pair: -pair[0].bit_count()):
+            if extra & ~mask:
+                continue
+            normal = mask ^ extra
+            for total in sums:
+                parts = self._normal(normal, self.target - total)
+                if parts is not None:
+                    signs = self._signs(extra, total)
+                    return _canonical([*parts, *signs])
+        raise AssertionError(f"mask {mask} is not a valid combination")
+
+    def _normal(self, mask: int, n: int) -> list[Term] | None:
+        """Terms ``P1``, ``P1 + P2`` or ``P1 - P2`` of exactly ``mask`` making ``n``."""
+        if not mask:
             return None
-        if not self.rules.single_card and used & (used - 1) == 0:
-            return None
-        self.seen.add(used)
-        terms = [Term(sign, self._factors(mask, value)) for sign, mask, value in parts]
-        for i, v in extra[1]:
-            item = self.items[i]
-            terms.append(Term(1 if v > 0 else -1, (Factor(item.slot, item.card, abs(v)),)))
-        return Combination.of(terms)
+        if n in self.values(mask):
+            return [Term(1, self._factors(mask, n))]
+        sub = (mask - 1) & mask
+        while sub:
+            rest = mask ^ sub
+            for v1 in self.values(sub):
+                for sign, v2 in ((1, n - v1), (-1, v1 - n)):
+                    ok = sign > 0 or self.rules.allow_negative or n >= 0
+                    if ok and v2 > 0 and v2 in self.values(rest):
+                        return [
+                            Term(1, self._factors(sub, v1)),
+                            Term(sign, self._factors(rest, v2)),
+                        ]
+            sub = (sub - 1) & mask
+        return None
+
+    def _signs(self, extra: int, total: int) -> list[Term]:
+        """Each extra card added or subtracted, the signed values summing to ``total``."""
+        chosen = [i for i in range(len(self.items)) if extra >> i & 1]
+        options = [[s * v for s in (1, -1) for v in self.items[i].values] for i in chosen]
+        for signed in cartesian(*options):
+            if sum(signed) == total:
+                return [
+                    Term(
+                        1 if v > 0 else -1,
+                        (Factor(self.items[i].slot, self.items[i].card, abs(v)),),
+                    )
+                    for i, v in zip(chosen, signed, strict=True)
+                ]
+        raise AssertionError(f"extra cards {extra} cannot make {total}")
 
     def _factors(self, mask: int, value: int) -> tuple[Factor, ...]:
         """The cards of ``mask``, with values (jokers and aces choose) making ``value``."""
@@ -322,62 +483,6 @@ class _Search:
                 )
         raise AssertionError(f"no factor values give {value}")
 
-    def combinations(self) -> Iterator[Combination]:
-        """Every valid combination, one per set of slots used."""
-        target, extras, extra_mask = self.target, self.extras, self.extra_mask
-        extra_sums = sorted(extras[extra_mask])
-        lowest, highest = extra_sums[0], extra_sums[-1]
-        by_value: dict[int, list[int]] = {}
-        for mask, products in enumerate(self.products):
-            if not mask:
-                continue
-            free = extras[extra_mask & ~mask]
-            for value in products:
-                by_value.setdefault(value, []).append(mask)
-                for extra in free.get(target - value, ()):
-                    found = self._new([(1, mask, value)], extra)
-                    if found:
-                        yield found
-        values = sorted(by_value)
-        # P1 + P2: each product at most target - lowest extra sum.
-        for i, v1 in enumerate(values):
-            if 2 * v1 > target - lowest:
-                break
-            start = bisect_left(values, max(v1, target - highest - v1), lo=i)
-            stop = bisect_right(values, target - lowest - v1)
-            for v2 in values[start:stop]:
-                yield from self._pairs(1, v1, v2, by_value)
-        # P1 - P2 = n for every n = target - extra sum.
-        needed = {target - s for s in extra_sums}
-        if not self.rules.allow_negative:
-            needed = {n for n in needed if n >= 0}
-        if not needed:
-            return
-        low_n, high_n = min(needed), max(needed)
-        for v2 in values:
-            start = bisect_left(values, v2 + low_n)
-            stop = bisect_right(values, v2 + high_n)
-            for v1 in values[start:stop]:
-                if v1 - v2 in needed:
-                    yield from self._pairs(-1, v1, v2, by_value)
-
-    def _pairs(
-        self, sign: int, v1: int, v2: int, by_value: dict[int, list[int]]
-    ) -> Iterator[Combination]:
-        extras, extra_mask, seen = self.extras, self.extra_mask, self.seen
-        rest = self.target - v1 - sign * v2
-        for m1 in by_value[v1]:
-            for m2 in by_value[v2]:
-                if m1 & m2 or (sign > 0 and v1 == v2 and m1 > m2):
-                    continue
-                both = m1 | m2
-                for extra in extras[extra_mask & ~both].get(rest, ()):
-                    if both | extra[0] in seen:
-                        continue
-                    found = self._new([(1, m1, v1), (sign, m2, v2)], extra)
-                    if found:
-                        yield found
-
 
 def solve(
     board: Board, target: int, rules: CombinationRules = CombinationRules()
@@ -388,20 +493,20 @@ def solve(
     >>> [c.short for c in solve(board, 19)]
     ['5+10+K', '5*3+K']
     """
-    found = _Search(board, target, rules).combinations()
-    return sorted(found, key=lambda c: (len(c.slots), sorted(map(_slot_key, c.slots))))
+    search = _Search(board, target, rules)
+    return [search.combination(mask) for mask in search.masks()]
 
 
 def iter_combinations(
     board: Board, target: int, rules: CombinationRules = CombinationRules()
 ) -> Iterator[Combination]:
-    """Valid combinations one at a time, one per set of cards, in the order found (hints
-    need only the first few, and the first arrives long before the full list)."""
-    return _Search(board, target, rules).combinations()
+    """The valid combinations one at a time, in the order of :func:`solve`."""
+    search = _Search(board, target, rules)
+    return (search.combination(mask) for mask in search.masks())
 
 
 def has_combination(
     board: Board, target: int, rules: CombinationRules = CombinationRules()
 ) -> bool:
-    """Whether any valid combination makes ``target``; stops at the first one found."""
-    return next(iter_combinations(board, target, rules), None) is not None
+    """Whether any valid combination makes ``target`` (the loss check)."""
+    return _Search(board, target, rules).found != 0

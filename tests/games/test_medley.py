@@ -322,7 +322,8 @@ def test_variants_reach_the_claims() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [({"colour": 1}, "unknown medley option 'colour'"), ({"strict": 1}, "'strict' must be bool"),
-     ({"pile_size": 9}, "'pile_size' must be 10 to 54"), ({"time_limit": -1}, "cannot be negative")],
+     ({"pile_size": 9}, "'pile_size' must be 10 to 54"),
+     ({"time_limit": -1}, "cannot be negative")],
 )
 def test_bad_options_are_named(options: dict[str, Any], message: str) -> None:
     with pytest.raises(IllegalMove, match=message):

@@ -1,0 +1,69 @@
+"""Mountainside Math Medley solver speed on full boards: 9 grid cards and 4 face-up corners.
+
+Random boards from a seeded generator, a third of them holding a joker, each with a dice
+target. Three figures per board, wall time by ``time.perf_counter``:
+
+* ``solve``: list every valid combination (one per set of cards; the goal, <= 20 ms);
+* ``has_combination``: stop at the first hit (the loss check);
+* ``first 3 hints``: the first three combinations found (what the screen shows).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from itertools import islice
+
+from companion.games.medley import FULL_DECK, target
+from companion.games.medley_solver import Board, has_combination, iter_combinations, solve
+
+BOARDS = 30
+GOAL_MS = 20.0
+SEED = 2026
+
+
+def boards(count: int = BOARDS) -> list[tuple[Board, int]]:
+    """``count`` random full boards with targets; every third one has a joker."""
+    rng = random.Random(SEED)
+    plain = [card for card in FULL_DECK if card != "JK"]
+    made = []
+    for index in range(count):
+        cards = rng.sample(plain, 13)
+        if index % 3 == 0:
+            cards[rng.randrange(13)] = "JK"
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        made.append((Board(grid=tuple(cards[:9]), corners=tuple(cards[9:])), target(dice)))
+    return made
+
+
+def _time(job: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    job()
+    return (time.perf_counter() - start) * 1000
+
+
+def _line(name: str, ms: list[float], goal: float | None = None) -> str:
+    median, worst = statistics.median(ms), max(ms)
+    verdict = ""
+    if goal is not None:
+        verdict = f" (goal <= {goal:g} ms: {'ok' if median <= goal else 'MISSED'})"
+    return (
+        f"medley: {name}, 9 grid + 4 corners, {len(ms)} boards: "
+        f"median {median:.1f} ms, worst {worst:.1f} ms{verdict}"
+    )
+
+
+def main() -> None:
+    """Print the figures."""
+    solve_ms, has_ms, hint_ms, counts = [], [], [], []
+    for board, goal in boards():
+        solve_ms.append(_time(lambda b=board, t=goal: counts.append(len(solve(b, t)))))
+        has_ms.append(_time(lambda b=board, t=goal: has_combination(b, t)))
+        hint_ms.append(_time(lambda b=board, t=goal: list(islice(iter_combinations(b, t), 3))))
+    print(_line("solve (every combination)", solve_ms, GOAL_MS))
+    print(_line("has_combination (loss check)", has_ms))
+    print(_line("first 3 hints", hint_ms))
+    median, most = statistics.median(counts), max(counts)
+    print(f"medley: combinations (sets of cards) per board: median {median:.0f}, most {most}")
