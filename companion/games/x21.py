@@ -232,6 +232,8 @@ def take_from_deck(deck: frozenset[str], card: Any, places: Mapping[str, str]) -
     """The deck without ``card``; ``IllegalMove`` says where the card is if not in the deck."""
     if not isinstance(card, str):
         raise IllegalMove(f"'card' must be a card id, not {card!r}")
+    if not deck:
+        raise IllegalMove("the deck is empty")
     if card not in deck:
         where = places.get(card, "not in the declared deck")
         raise IllegalMove(f"card {card!r} is not in the deck ({where})")

@@ -135,6 +135,8 @@ class SoloRules:
 
 def _take_card(state: SoloState, event: Event) -> tuple[frozenset[str], str]:
     card = event.data.get("card")
+    if not state.deck and state.discards:
+        raise IllegalMove("the deck is empty: reshuffle the discards into a new deck first")
     deck = _take(state.deck, card, state.places())
     return deck, str(card)
 

@@ -92,6 +92,13 @@ def test_cards_cannot_be_got_rid_of_or_taken_twice(tmp_path: Path) -> None:
     assert len(game.referee.events) == 5
 
 
+def test_an_empty_deck_cannot_be_drawn_from(tmp_path: Path) -> None:
+    game = Table(tmp_path, "21x", {"players": ["ann", "ben"], "deck": ["10", "4", "9", "5"]})
+    game.deal({"ann": ["10", "4"], "ben": ["9", "5"]})
+    with pytest.raises(IllegalMove, match="the deck is empty"):
+        game.do("draw", player="ann", card="6")
+
+
 def test_stand_locks_the_player_and_runs_the_minute(tmp_path: Path) -> None:
     game = table(tmp_path, ["ann", "ben", "cat"])
     game.deal({"ann": ["6x", "2x+4"], "ben": ["10", "4"], "cat": ["3x", "x+5"]})

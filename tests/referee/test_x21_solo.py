@@ -87,11 +87,16 @@ def test_mulligan_discards_and_reshuffle_makes_a_new_deck(tmp_path: Path) -> Non
         game.do("deal", card=card)
     summary = game.do("mulligan")
     assert summary["deck_left"] == 0 and len(summary["discards"]) == 5
-    with pytest.raises(IllegalMove, match=r"'6x' is not in the deck \(in the discards\)"):
+    with pytest.raises(IllegalMove, match="deck is empty: reshuffle the discards"):
         game.do("deal", card="6x")
     summary = game.do("reshuffle")
     assert summary["deck_left"] == 5 and summary["discards"] == []
     assert game.do("deal", card="6x")["hand"] == ["6x"]
+    game.do("deal", card="2x+4")
+    game.do("draw", card="x/2")
+    game.do("mulligan")
+    with pytest.raises(IllegalMove, match=r"'6x' is not in the deck \(in the discards\)"):
+        game.do("deal", card="6x")
 
 
 def test_a_hand_starts_with_two_dealt_cards(tmp_path: Path) -> None:
