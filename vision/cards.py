@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -22,7 +22,7 @@ from vision.outline import Quad, find_card_outlines
 #: Readings below this confidence are dropped.
 MIN_CONFIDENCE = 0.55
 #: Card height over rank-glyph height (about 12 to 16 on common decks).
-CARD_PER_GLYPH = 14.0
+CARD_PER_GLYPH = 13.0
 #: Card width over card height.
 CARD_ASPECT = 0.68
 #: Index centre from the card's corner, as fractions of card (width, height).
@@ -36,6 +36,10 @@ JOKER_MATCH = 0.6
 #: Blur (pixels at ``JOKER_SIZE``) so line drawings still match after a slight misfit.
 JOKER_BLUR = 1.5
 JOKER = "JK"
+#: Frames with a longer side than this are read downscaled to it.
+MAX_SIDE = 1600
+#: Frames are not shrunk below this shorter side when retrying at half size.
+MIN_SIDE = 360
 
 
 @dataclass(frozen=True)
@@ -77,19 +81,44 @@ class CardRecognizer:
         return exclusive_reads(reads)
 
     def recognize(self, frame_bgr: np.ndarray) -> list[CardObservation]:
-        """One observation per physical card whose index can be read, and per whole joker."""
+        """One observation per physical card whose index can be read, and per whole joker.
+
+        Frames larger than ``MAX_SIDE`` (phone photos) are read at a reduced size,
+        and a frame where nothing is found is tried again at half size (a close-up
+        whose glyphs are too large); positions are always in the frame's own pixels.
+        """
+        factor = min(1.0, MAX_SIDE / max(frame_bgr.shape[:2]))
+        while True:
+            small = frame_bgr
+            if factor < 1.0:
+                small = cv2.resize(
+                    frame_bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA
+                )
+            cards = self.recognize_at_scale(small)
+            if cards or min(small.shape[:2]) < 2 * MIN_SIDE:
+                return [scaled(card, 1 / factor) for card in cards] if factor < 1.0 else cards
+            factor /= 2
+
+    def recognize_at_scale(self, frame_bgr: np.ndarray) -> list[CardObservation]:
+        """:meth:`recognize` at the frame's own size."""
         reads = self.read_indices(frame_bgr)
-        return merge_corners(reads) + self.find_jokers(frame_bgr, reads)
+        outlines = find_card_outlines(frame_bgr)
+        cards = one_per_outline(merge_corners(reads), outlines)
+        return cards + self.find_jokers(frame_bgr, reads, outlines)
 
     def find_jokers(
-        self, frame_bgr: np.ndarray, reads: Sequence[IndexRead] = ()
+        self,
+        frame_bgr: np.ndarray,
+        reads: Sequence[IndexRead] = (),
+        outlines: Sequence[Quad] | None = None,
     ) -> list[CardObservation]:
         """Whole cards (outline visible, no index among ``reads``) whose picture matches a joker.
 
-        The shipped pictures are those of the two CC0 designs.
+        The shipped pictures are those of the two CC0 designs. ``outlines`` are
+        the frame's card outlines if already found.
         """
         found: list[CardObservation] = []
-        for quad in find_card_outlines(frame_bgr):
+        for quad in find_card_outlines(frame_bgr) if outlines is None else outlines:
             outline = np.float32(quad)
             if any(cv2.pointPolygonTest(outline, r.candidate.center, False) >= 0 for r in reads):
                 continue
@@ -99,6 +128,20 @@ class CardRecognizer:
                 point = (float(centre[0]), float(centre[1]))
                 found.append(CardObservation(JOKER, point, point, score, corners=quad))
         return found
+
+
+def scaled(card: CardObservation, factor: float) -> CardObservation:
+    """``card`` with its positions multiplied by ``factor``."""
+
+    def point(xy: tuple[float, float]) -> tuple[float, float]:
+        return (xy[0] * factor, xy[1] * factor)
+
+    return replace(
+        card,
+        center=point(card.center),
+        index=point(card.index),
+        corners=tuple(point(corner) for corner in card.corners),
+    )
 
 
 def card_image(frame_bgr: np.ndarray, quad: Quad) -> np.ndarray:
@@ -173,6 +216,51 @@ def estimated_card_centre(candidate: IndexCandidate) -> tuple[float, float]:
     return float(centre[0]), float(centre[1])
 
 
+def estimated_outline(candidate: IndexCandidate) -> Quad:
+    """The card's outline judged from one corner index: clockwise from the index's corner."""
+    card_height = CARD_PER_GLYPH * candidate.glyph_size
+    card_width = CARD_ASPECT * card_height
+    up = np.array(candidate.up)
+    right = np.array([-up[1], up[0]])
+    first = (
+        np.array(candidate.center)
+        - right * card_width * INDEX_OFFSET[0]
+        + up * card_height * INDEX_OFFSET[1]
+    )
+    points = (first, first + right * card_width, first + right * card_width - up * card_height)
+    corners = (*points, first - up * card_height)
+    a, b, c, d = ((float(x), float(y)) for x, y in corners)
+    return (a, b, c, d)
+
+
+def one_per_outline(
+    cards: Sequence[CardObservation], outlines: Sequence[Quad]
+) -> list[CardObservation]:
+    """Cards fitted to the measured outlines that hold their index: one card per outline.
+
+    An outline holds a single card, so when two names were read inside one (a
+    misread corner), the more confident name stays and its confidence drops.
+    """
+    kept: list[CardObservation] = []
+    claimed: dict[int, int] = {}
+    for card in sorted(cards, key=lambda seen: -seen.confidence):
+        for number, quad in enumerate(outlines):
+            if cv2.pointPolygonTest(np.float32(quad), card.index, False) < 0:
+                continue
+            if number in claimed:
+                owner = kept[claimed[number]]
+                doubt = 1.0 - card.confidence / 2 if card.card != owner.card else 1.0
+                kept[claimed[number]] = replace(owner, confidence=owner.confidence * doubt)
+                break
+            centre = np.mean(quad, axis=0)
+            claimed[number] = len(kept)
+            kept.append(replace(card, center=(float(centre[0]), float(centre[1])), corners=quad))
+            break
+        else:
+            kept.append(card)
+    return kept
+
+
 def opposite_corner(candidate: IndexCandidate) -> tuple[float, float]:
     """Where the index in the diagonally opposite corner of the same card would be."""
     card_height = CARD_PER_GLYPH * candidate.glyph_size
@@ -238,4 +326,5 @@ def observation_of(group: Sequence[IndexRead]) -> CardObservation:
         center=(float(centre[0]), float(centre[1])),
         index=best.candidate.center,
         confidence=float(confidence),
+        corners=estimated_outline(best.candidate),
     )

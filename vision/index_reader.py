@@ -33,7 +33,7 @@ ASPECT_WEIGHT = 0.3
 #: Distance from rank centre to suit centre, in rank glyph sizes.
 PAIR_DISTANCE = (0.7, 1.4)
 #: Fraction of the ring around a glyph that must be card white.
-WHITE_RING = 0.7
+WHITE_RING = 0.55
 
 
 @dataclass(frozen=True)
@@ -160,7 +160,7 @@ def find_ink_blobs(
     integral = cv2.integral(white)
     height, width = darkest.shape
     xi, yi, wi, hi = x[ids], y[ids], w[ids], h[ids]
-    margin = np.maximum(2, (longest[ids] * 0.25).astype(np.int64))
+    margin = np.maximum(2, (longest[ids] * 0.15).astype(np.int64))
     x0 = np.clip(xi - margin, 0, width)
     y0 = np.clip(yi - margin, 0, height)
     x1 = np.clip(xi + wi + margin, 0, width)

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "hardware.cli",
     "vision.teach_cli",
     "vision.dice_cli",
+    "vision.cards_cli",
 )
 
 USAGE_ERROR = 2
