@@ -367,10 +367,18 @@ class _Search:
         return valid
 
     def _made(self, needed: set[int], submasks: list[int]) -> dict[int, int]:
-        """For each needed normal value, the bitset of masks making it."""
+        """For each needed normal value, the bitset of masks making it.
+
+        Cards worth exactly 1 change no product, so masks are first searched without them
+        (a lone 1 stands for itself), then every found mask takes any of them on top.
+        """
+        ones = [1 << i for i, item in enumerate(self.items) if item.values == (1,)]
+        any_one = sum(ones)
         buckets: dict[int, list[int]] = {}
         pairs = zip(self.base[1:], self.choosing[1:], strict=True)
         for mask, (b, multipliers) in enumerate(pairs, start=1):
+            if mask & any_one and mask not in ones:
+                continue
             if len(multipliers) == 1:
                 buckets.setdefault(b, []).append(mask)
             else:
@@ -408,6 +416,10 @@ class _Search:
             for v1 in values[bisect_left(values, v2 + low) : bisect_right(values, v2 + high)]:
                 if v1 - v2 in needed:
                     join(v1, v2, v1 - v2)
+        for one in ones:
+            without = submasks[self.full ^ one]
+            for n, family in made.items():
+                made[n] = family | (family & without) << one
         return made
 
     def masks(self) -> list[int]:
