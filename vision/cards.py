@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from vision.glyphs import GlyphModel, IndexReading
-from vision.index_reader import IndexCandidate, find_index_candidates
+from vision.index_reader import IndexCandidate, card_white_level, find_index_candidates
 from vision.observations import CardObservation
 from vision.outline import Quad, find_card_outlines
 
@@ -68,10 +68,16 @@ class CardRecognizer:
         self.jokers = joker_templates()
 
     def read_indices(
-        self, frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None = None
+        self,
+        frame_bgr: np.ndarray,
+        region: tuple[int, int, int, int] | None = None,
+        white_level: float | None = None,
     ) -> list[IndexRead]:
-        """Every index read in ``frame_bgr`` (or a region), one per set of ink blobs."""
-        candidates = find_index_candidates(frame_bgr, region)
+        """Every index read in ``frame_bgr`` (or a region of it), one per set of ink blobs.
+
+        ``white_level`` is as for :func:`vision.index_reader.find_ink_blobs`.
+        """
+        candidates = find_index_candidates(frame_bgr, region, white_level)
         readings = self.model.read(candidates)
         reads = [
             IndexRead(candidate, reading)
@@ -101,7 +107,12 @@ class CardRecognizer:
 
     def recognize_at_scale(self, frame_bgr: np.ndarray) -> list[CardObservation]:
         """:meth:`recognize` at the frame's own size."""
-        reads = self.read_indices(frame_bgr)
+        return self.cards_from(frame_bgr, self.read_indices(frame_bgr))
+
+    def cards_from(
+        self, frame_bgr: np.ndarray, reads: Sequence[IndexRead]
+    ) -> list[CardObservation]:
+        """The observations of a frame whose indices were read as ``reads``."""
         outlines = find_card_outlines(frame_bgr)
         cards = one_per_outline(merge_corners(reads), outlines)
         return cards + self.find_jokers(frame_bgr, reads, outlines)
@@ -328,3 +339,109 @@ def observation_of(group: Sequence[IndexRead]) -> CardObservation:
         confidence=float(confidence),
         corners=estimated_outline(best.candidate),
     )
+
+
+class CardTracker:
+    """Follows the cards from frame to frame, re-reading only where the picture changed.
+
+    The first frame (and any frame where more than ``full_fraction`` of the
+    picture changed, e.g. a new deal or a hand over the table) gets a full
+    :meth:`CardRecognizer.recognize`. Otherwise each frame is compared, at
+    1/``cell`` size, with the picture the current reads came from; an
+    unchanged frame costs only that comparison, and changed areas (grown by
+    ``margin`` pixels) are read again while reads elsewhere are kept.
+
+    >>> tracker = CardTracker(CardRecognizer())
+    >>> tracker.update(np.full((120, 160, 3), 90, np.uint8))
+    []
+    """
+
+    def __init__(
+        self,
+        recognizer: CardRecognizer,
+        *,
+        cell: int = 8,
+        change_level: int = 18,
+        margin: int = 48,
+        full_fraction: float = 0.4,
+    ) -> None:
+        self.recognizer = recognizer
+        self.cell = cell
+        self.change_level = change_level
+        self.margin = margin
+        self.full_fraction = full_fraction
+        self.reference: np.ndarray | None = None
+        self.reads: list[IndexRead] = []
+        self.cards: list[CardObservation] = []
+        self.full_detections = 0
+        self.partial_updates = 0
+
+    def update(self, frame_bgr: np.ndarray) -> list[CardObservation]:
+        """The cards in this frame (the same list object as before if nothing changed)."""
+        thumbnail = self.thumbnail(frame_bgr)
+        if self.reference is None or self.reference.shape != thumbnail.shape:
+            return self.full(frame_bgr, thumbnail)
+        changed = cv2.absdiff(thumbnail, self.reference) > self.change_level
+        if not changed.any():
+            return self.cards
+        if changed.mean() > self.full_fraction:
+            return self.full(frame_bgr, thumbnail)
+        return self.partial(frame_bgr, thumbnail, changed)
+
+    def thumbnail(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """The frame in grey at 1/``cell`` size: what change is measured on."""
+        grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+        height, width = grey.shape
+        size = (max(1, width // self.cell), max(1, height // self.cell))
+        return cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+
+    def full(self, frame_bgr: np.ndarray, thumbnail: np.ndarray) -> list[CardObservation]:
+        """Read the whole frame afresh."""
+        self.full_detections += 1
+        self.reference = thumbnail
+        self.reads = self.recognizer.read_indices(frame_bgr)
+        self.cards = self.recognizer.cards_from(frame_bgr, self.reads)
+        return self.cards
+
+    def partial(
+        self, frame_bgr: np.ndarray, thumbnail: np.ndarray, changed: np.ndarray
+    ) -> list[CardObservation]:
+        """Re-read the changed areas only; keep the reads elsewhere."""
+        self.partial_updates += 1
+        grow = 2 * (self.margin // self.cell) + 1
+        area = cv2.dilate(changed.astype(np.uint8), np.ones((grow, grow), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(area)
+        height, width = frame_bgr.shape[:2]
+        regions = [
+            (
+                int(x * self.cell),
+                int(y * self.cell),
+                int(min(w * self.cell, width - x * self.cell)),
+                int(min(h * self.cell, height - y * self.cell)),
+            )
+            for x, y, w, h, _ in stats[1:count]
+        ]
+        kept = [r for r in self.reads if not any(inside(r.candidate.center, g) for g in regions)]
+        white_level = card_white_level(thumbnail_darkest(frame_bgr, self.cell))
+        fresh = [
+            read
+            for region in regions
+            for read in self.recognizer.read_indices(frame_bgr, region, white_level)
+        ]
+        self.reads = kept + fresh
+        self.reference = np.where(area > 0, thumbnail, self.reference)
+        self.cards = self.recognizer.cards_from(frame_bgr, self.reads)
+        return self.cards
+
+
+def inside(point: tuple[float, float], region: tuple[int, int, int, int]) -> bool:
+    """Whether ``point`` lies in ``region`` (x, y, width, height)."""
+    x, y, width, height = region
+    return x <= point[0] < x + width and y <= point[1] < y + height
+
+
+def thumbnail_darkest(frame_bgr: np.ndarray, cell: int) -> np.ndarray:
+    """The per-pixel darkest channel of a 1/``cell`` size copy of the frame."""
+    height, width = frame_bgr.shape[:2]
+    small = cv2.resize(frame_bgr, (max(1, width // cell), max(1, height // cell)))
+    return np.asarray(small.min(axis=2))
