@@ -129,6 +129,7 @@ def _slot_key(slot: str) -> tuple[bool, int]:
 
 
 def _canonical(terms: Sequence[Term]) -> tuple[Term, ...]:
+    """The terms in one order: added before subtracted, longer products first, by slot."""
     ordered = [
         Term(t.sign, tuple(sorted(t.factors, key=lambda f: _slot_key(f.slot)))) for t in terms
     ]
@@ -158,12 +159,6 @@ class Combination:
         combination._terms, combination._slots = None, None
         combination._source, combination._mask = source, mask
         return combination
-
-    @classmethod
-    def of(cls, terms: Sequence[Term]) -> Combination:
-        """The combination in canonical order: added terms first, longer products first,
-        factors in slot order (so ``a*b`` and ``b*a``, ``a+b`` and ``b+a`` are one)."""
-        return cls(_canonical(terms))
 
     @property
     def terms(self) -> tuple[Term, ...]:
@@ -196,13 +191,6 @@ class Combination:
             else:
                 self._slots = frozenset(f.slot for term in self.terms for f in term.factors)
         return self._slots
-
-    @property
-    def key(self) -> frozenset[tuple[int, frozenset[str], int]]:
-        """What makes two combinations the same: their signed products of the same slots."""
-        return frozenset(
-            (term.sign, frozenset(f.slot for f in term.factors), term.value) for term in self.terms
-        )
 
     def _text(self, short: bool) -> str:
         parts = []

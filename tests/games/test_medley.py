@@ -206,6 +206,22 @@ def test_a_used_corner_turns_face_down_and_stays_occupied() -> None:
     check_invariants(state)
 
 
+def test_a_corner_card_used_inside_a_product_also_turns_face_down() -> None:
+    state = play(dealt(dice=[6, 4]), ("draw", {"card": "Ks", "corner": 1}))
+    state = play(state, ("claim", {"expression": "8*2*Ks"}))
+    assert state.claims[-1].expression == "8h*2s*Ks"
+    assert state.corners[1] == Corner("Ks", face_up=False)
+    assert state.discard == ("8h", "2s")
+
+
+def test_up_to_four_corner_cards_one_per_corner() -> None:
+    stuck = ["Ac", "Ad", "Ah", "As", "2c", "2d", "2h", "2s", "3c"]
+    state = dealt(stuck, dice=[6, 6])
+    for spot, card in enumerate(["Jh", "Qh", "Kh", "Jd"]):
+        state = play(state, ("draw", {"card": card, "corner": spot}))
+    assert state.ended == BLOCKED and len(state.corners) == 4
+
+
 def test_number_of_corner_spots_is_an_option() -> None:
     state = dealt(dice=[4, 4], options={"corners": 6})
     assert len(state.corners) == 6
