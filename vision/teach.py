@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.imageio import read_image
 from vision.outline import Quad, find_card_outlines
@@ -46,6 +47,8 @@ STEADY_FRAMES = 5
 #: How far (pixels) a corner may move between frames and still count as still.
 STEADY_PIXELS = 4.0
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+#: A photo without a card outline counts as cropped to the card if its edges are this light.
+CROPPED_EDGE = 140.0
 
 
 class Step(enum.Enum):
@@ -205,8 +208,9 @@ def face_from_image(image: Image, find_outlines: OutlineFinder = find_card_outli
     """The canonical face of the one card in a photo or scan.
 
     The image is framed with a dark margin so that a card filling it is still found
-    with the same outline finder as at the table; an image with no card outline is
-    taken to be the card face itself (a photo already cropped to the card).
+    with the same outline finder as at the table. An image with no card outline but a
+    light edge all round is taken to be a photo already cropped to the card; anything
+    else is a :class:`ProfileError`.
     """
     height, width = image.shape[:2]
     pad = max(height, width) // 5
@@ -216,6 +220,10 @@ def face_from_image(image: Image, find_outlines: OutlineFinder = find_card_outli
         raise ProfileError(f"{len(outlines)} cards in the image; show one card")
     if outlines:
         return warp_face(framed, outlines[0])
+    if _edge_brightness(image) < CROPPED_EDGE:
+        raise ProfileError(
+            "no card found: lay the card alone on a darker surface, or crop the photo to it"
+        )
     corners: Quad = (
         (0.0, 0.0),
         (float(width), 0.0),
@@ -225,6 +233,21 @@ def face_from_image(image: Image, find_outlines: OutlineFinder = find_card_outli
     if width > height:
         corners = (corners[1], corners[2], corners[3], corners[0])
     return warp_face(image, corners)
+
+
+def _edge_brightness(image: Image) -> float:
+    """Median of the darkest colour channel along the image's edges (card white is high)."""
+    darkest = image.min(axis=2) if image.ndim == 3 else image
+    band = max(2, min(darkest.shape) // 30)
+    edges = np.concatenate(
+        [
+            darkest[:band].ravel(),
+            darkest[-band:].ravel(),
+            darkest[:, :band].ravel(),
+            darkest[:, -band:].ravel(),
+        ]
+    )
+    return float(np.median(edges))
 
 
 def file_key(text: str) -> str:

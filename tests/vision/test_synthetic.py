@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from companion.catalogue import builtin
+from companion.playing_cards import UnknownCard
+from vision.imageio import ImageError
 from vision.outline import find_card_outlines
 from vision.synthetic import (
     CARD_CM,
@@ -196,3 +198,24 @@ def test_jokers_are_recognised_by_the_standard_recogniser(faces: FaceLibrary) ->
             for seen in recogniser.recognize(scene.image)
         )
     assert found >= 3
+
+
+def test_face_library_finds_both_designs_and_names_a_missing_face(
+    faces: FaceLibrary, shared_data: Path, tmp_path: Path
+) -> None:
+    four_colour = FaceLibrary(shared_data / "cards" / "faces-cc0", design="four-colour")
+    assert four_colour.path("10s").name == "TS.png" and faces.path("10s").name == "S10.png"
+    queen = four_colour.face("qh")
+    assert queen.name == "Qh" and queen.image.shape == (314, 225, 4)
+    assert len(queen.index_points) == 2
+    assert faces.face("JK").index_points == () and faces.path("JK", variant=2).name == "J2.png"
+    with pytest.raises(ImageError, match="no such card face image"):
+        FaceLibrary(tmp_path).face("Qh")
+    with pytest.raises(UnknownCard):
+        faces.face("Zz")
+
+
+def test_too_many_cards_to_lay_apart_is_refused() -> None:
+    card = render_expression_card(ExpressionCard("6x", "6X"))
+    with pytest.raises(ValueError, match="cannot lay 40 cards apart"):
+        SceneBuilder(3).build([card] * 40, height_cm=40.0)

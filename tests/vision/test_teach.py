@@ -185,6 +185,23 @@ def test_a_photo_cropped_to_the_card_is_taken_whole(shared_data: Path) -> None:
     assert np.abs(face.astype(int) - expected.astype(int)).mean() < 4
 
 
+def test_a_real_photo_of_a_card_on_a_surface_gives_the_card_face(shared_data: Path) -> None:
+    photo = cv2.imread(str(shared_data / "cards" / "photos-misc" / "2c-webcam-topdown-green.png"))
+    face = face_from_image(photo)
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    # Card white all over the inner face, with the two of clubs' dark pips on it.
+    assert np.median(grey[10:-10, 10:-10]) > 150
+    assert (grey[10:-10, 10:-10] < 90).mean() > 0.01
+
+
+def test_an_image_without_a_card_is_refused(tmp_path: Path) -> None:
+    table = SceneBuilder(41).build([], surface=("wood", "dark")).image
+    cv2.imwrite(str(tmp_path / "6x.png"), table)
+    with pytest.raises(ProfileError, match=r"6x\.png: no card found") as caught:
+        teach_from_images(tmp_path, ["6x"], deck_name="t")
+    assert "\n" not in str(caught.value)
+
+
 # The guided session, replayed frame by frame -------------------------------------------
 
 
