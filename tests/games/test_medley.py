@@ -219,7 +219,11 @@ def test_up_to_four_corner_cards_one_per_corner() -> None:
     state = dealt(stuck, dice=[6, 6])
     for spot, card in enumerate(["Jh", "Qh", "Kh", "Jd"]):
         state = play(state, ("draw", {"card": card, "corner": spot}))
-    assert state.ended == BLOCKED and len(state.corners) == 4
+    assert not state.over and hints(state, limit=1)
+    with pytest.raises(IllegalMove, match="corner spot 0 is occupied"):
+        play(state, ("draw", {"card": "Qc", "corner": 0}))
+    with pytest.raises(IllegalMove, match="'corner' must be a number from 0 to 3"):
+        play(state, ("draw", {"card": "Qc", "corner": 4}))
 
 
 def test_number_of_corner_spots_is_an_option() -> None:
