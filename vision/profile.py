@@ -22,7 +22,7 @@ import json
 import os
 import re
 import zipfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -293,10 +293,17 @@ class ProfileRecognizer:
         card_id = self._ids[int(best[0])] if score >= self.threshold else None
         return Match(card_id, score, bool(best[1] == 1), runner_up)
 
-    def recognize(self, frame_bgr: Image) -> list[CardObservation]:
-        """Every whole taught card in the frame, as observations named by card id."""
+    def recognize(
+        self, frame_bgr: Image, outlines: Sequence[Quad] | None = None
+    ) -> list[CardObservation]:
+        """Every whole taught card in the frame, as observations named by card id.
+
+        ``outlines`` are the whole-card outlines if already found for this frame (the
+        standard recogniser finds them too); otherwise they are found here.
+        """
         observations = []
-        for quad in self.find_outlines(frame_bgr):
+        quads = self.find_outlines(frame_bgr) if outlines is None else outlines
+        for quad in quads:
             match = self.match_face(warp_face(frame_bgr, quad))
             if match.card_id is None:
                 continue

@@ -14,6 +14,8 @@ app with them.
 >>> scene = builder.build([card], rotation=180.0)
 >>> scene.image.shape, [placed.name for placed in scene.cards]
 ((720, 1280, 3), ['c1'])
+>>> [seen.card for seen in scene.observations()]
+['c1']
 >>> bool(SceneBuilder(seed=7).build([card], rotation=180.0).image.tobytes() == \
 scene.image.tobytes())
 True
@@ -36,6 +38,7 @@ from numpy.typing import NDArray
 from companion.catalogue import Card
 from companion.playing_cards import PlayingCard
 from vision.imageio import ImageError
+from vision.observations import CardObservation
 from vision.outline import Quad
 from vision.textures import KINDS, TONES, Kind, Tone, table_texture, value_noise
 
@@ -110,6 +113,11 @@ class PlacedCard:
     visible_fraction: float
     rotation: float
 
+    def to_observation(self) -> CardObservation:
+        """What a perfect recogniser would report: for feeding the app without a camera."""
+        index = self.index_centers[0] if self.index_centers else self.visible_center
+        return CardObservation(self.name, self.visible_center, index, 1.0, self.corners)
+
 
 @dataclass(frozen=True)
 class Scene:
@@ -120,6 +128,10 @@ class Scene:
     surface: str
     camera_height_cm: float
     tilt_degrees: float = 0.0
+
+    def observations(self) -> list[CardObservation]:
+        """The ground truth as observations, one per card with any part visible."""
+        return [card.to_observation() for card in self.cards if card.visible_fraction > 0]
 
 
 class FaceLibrary:
@@ -594,6 +606,6 @@ def _truth(
         corners=(corners[0], corners[1], corners[2], corners[3]),
         index_centers=tuple(indices),
         visible_center=visible,
-        visible_fraction=len(xs) / max(area, 1.0),
+        visible_fraction=min(1.0, len(xs) / max(area, 1.0)),
         rotation=rotation % 360.0,
     )

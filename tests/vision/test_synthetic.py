@@ -12,6 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.catalogue import builtin
 from companion.playing_cards import UnknownCard
@@ -21,6 +23,7 @@ from vision.synthetic import (
     CARD_CM,
     ExpressionCard,
     FaceLibrary,
+    Layout,
     SceneBuilder,
     camera_homography,
     render_expression_card,
@@ -219,3 +222,32 @@ def test_too_many_cards_to_lay_apart_is_refused() -> None:
     card = render_expression_card(ExpressionCard("6x", "6X"))
     with pytest.raises(ValueError, match="cannot lay 40 cards apart"):
         SceneBuilder(3).build([card] * 40, height_cm=40.0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    count=st.integers(1, 5),
+    layout=st.sampled_from(["scatter", "fan", "column"]),
+    rotation=st.one_of(st.none(), st.floats(0.0, 360.0)),
+)
+def test_ground_truth_is_consistent_for_any_scene(
+    seed: int, count: int, layout: Layout, rotation: float | None
+) -> None:
+    cards = [render_expression_card(ExpressionCard(f"c{k}", f"{k + 2}X")) for k in range(count)]
+    scene = SceneBuilder(seed).build(cards, layout=layout, rotation=rotation)
+    height, width = scene.image.shape[:2]
+    assert [card.name for card in scene.cards] == [f"c{k}" for k in range(count)]
+    assert scene.cards[-1].visible_fraction > 0.95
+    for card in scene.cards:
+        outline = np.array(card.corners, np.float32)
+        assert 0.0 <= card.visible_fraction <= 1.0
+        assert cv2.contourArea(outline, oriented=True) > 0  # clockwise in image coordinates
+        for x, y in card.index_centers:
+            assert 0 <= x < width and 0 <= y < height
+            assert cv2.pointPolygonTest(outline, (x, y), False) >= 0
+        if card.visible_fraction > 0:
+            assert cv2.pointPolygonTest(outline, card.visible_center, True) > -2
+    assert [seen.card for seen in scene.observations()] == [
+        card.name for card in scene.cards if card.visible_fraction > 0
+    ]
