@@ -57,13 +57,15 @@ class DiceSettings:
     """
 
     contrast: float = 25.0
-    pip_roundness: float = 0.6
+    pip_roundness: float = 0.45
+    roundness_drop: float = 0.2
     ring_fraction: float = 0.7
     lone_pip_ring: float = 0.97
-    face_shade: float = 12.0
+    face_shade: float = 16.0
     link: float = 4.6
     merge: float = 4.0
     colour_weight: float = 2.0
+    edge_margin: float = 2.0
     min_body_area: int = 150
     min_pip_area: int = 5
 
@@ -143,15 +145,15 @@ def find_dice(
     dice = [
         DieObservation(value=len(face.pips), center=face.center, confidence=face.confidence)
         for face in _one_face_per_die(faces, settings)
-        if not _at_edge(face, width, height)
+        if not _at_edge(face, width, height, settings.edge_margin)
     ]
     return sorted(dice, key=lambda die: (die.center[0], die.center[1]))
 
 
-def _at_edge(face: _Face, width: int, height: int) -> bool:
-    """Whether a pip lies within two pip diameters of the frame edge: a die cut off by the
-    edge cannot be read, and what is found there is mostly other objects."""
-    margin = 2.0 * face.pip_diameter
+def _at_edge(face: _Face, width: int, height: int, margin_in_pips: float) -> bool:
+    """Whether a pip lies within ``margin_in_pips`` pip diameters of the frame edge: a die cut
+    off by the edge cannot be read, and what is found there is mostly other objects."""
+    margin = margin_in_pips * face.pip_diameter
     return any(
         p.x < margin or p.y < margin or p.x > width - margin or p.y > height - margin
         for p in face.pips
@@ -223,7 +225,11 @@ def _ring(
 
 def _top_face_pips(pips: list[_Pip], settings: DiceSettings) -> list[_Pip]:
     """Drop the pips of side faces: flat, small, or on a shaded face."""
-    round_pips = [p for p in pips if p.roundness > settings.pip_roundness]
+    if not pips:
+        return []
+    roundest = max(p.roundness for p in pips)
+    least = max(settings.pip_roundness, roundest - settings.roundness_drop)
+    round_pips = [p for p in pips if p.roundness > least]
     if not round_pips:
         return []
     largest = max(p.area for p in round_pips)
