@@ -14,8 +14,10 @@ time in seconds (from the GPIO pin factory's ticks, or a key event's time) — a
 * The referee's button gives ``press`` (released before ``hold_time``) or ``hold``.
 * Fairness: calls are ordered by press time, not by when they were decided. A call waits
   while another player's button is down since an earlier press (it may yet be a call),
-  so the earliest press wins the :class:`~hardware.lockout.Lockout`; later callers get
-  their rank and ``late_ms``. :meth:`ButtonPanel.release` clears it.
+  and until its press is ``grace`` seconds old (5 ms: time for the callback of an
+  earlier edge on another pin to arrive), so the earliest press wins the
+  :class:`~hardware.lockout.Lockout`; later callers get their rank and ``late_ms``.
+  :meth:`ButtonPanel.release` clears it.
 
 >>> panel = ButtonPanel([ButtonSpec("player 1", 1, "call"), ButtonSpec("player 2", 2, "call")])
 >>> panel.edge("player 2", 5.000, True)
@@ -131,6 +133,7 @@ class ButtonPanel:
         hold_time: float = 1.0,
         bounce_time: float = 0.03,
         lockout_actions: Collection[str] = ("call",),
+        grace: float = 0.005,
     ) -> None:
         specs = list(buttons)
         with_stand = {s.player for s in specs if s.role == "stand"}
@@ -143,6 +146,8 @@ class ButtonPanel:
         self.hold_time = hold_time
         self.bounce_time = bounce_time
         self.lockout_actions = frozenset(lockout_actions)
+        self.grace = grace
+        self._now = -math.inf  # the latest time seen in an edge or a poll
         self.lockout = Lockout()
         self.events: queue.Queue[ButtonEvent] = queue.Queue()
         self.listeners: list[Listener] = []
@@ -161,6 +166,7 @@ class ButtonPanel:
                 contact = self._contacts[name]
             except KeyError:
                 raise ValueError(f"unknown button {name!r}") from None
+            self._now = max(self._now, t)
             self._settle(contact, t)
             contact.raw, contact.raw_t = pressed, t
             if pressed != contact.pressed and t - contact.accepted_t >= self.bounce_time:
@@ -172,6 +178,7 @@ class ButtonPanel:
     def poll(self, now: float) -> None:
         """Let time pass to ``now``: settle chatter and emit the holds that are due."""
         with self._lock:
+            self._now = max(self._now, now)
             for contact in self._contacts.values():
                 self._settle(contact, now)
             self._check_holds(now)
@@ -190,6 +197,7 @@ class ButtonPanel:
                 for c in self._contacts.values()
                 if c.holds and c.press_t is not None and not c.held
             ]
+            deadlines += [buzz.t + self.grace for buzz, _ in self._waiting[:1]]
             return min(deadlines, default=None)
 
     def wait_for_deadline(
@@ -260,7 +268,8 @@ class ButtonPanel:
             self._emit(ButtonEvent(spec.name, spec.player, action, press_t))
 
     def _flush(self) -> None:
-        """Pass waiting buzzes to the lockout in press order, once no earlier press is open."""
+        """Pass waiting buzzes to the lockout in press order: once ``grace`` old and no
+        earlier press is still open."""
         open_presses = [
             c.press_t
             for c in self._contacts.values()
@@ -268,7 +277,7 @@ class ButtonPanel:
         ]
         earliest_open = min(open_presses, default=math.inf)
         self._waiting.sort(key=lambda item: item[0].t)
-        while self._waiting and self._waiting[0][0].t <= earliest_open:
+        while self._waiting and self._ready(self._waiting[0][0], earliest_open):
             buzz, name = self._waiting.pop(0)
             placing = self.lockout.admit(buzz)
             if placing is not None:
@@ -276,6 +285,9 @@ class ButtonPanel:
                     name, buzz.player, buzz.action, buzz.t, placing.rank, placing.late_ms
                 )
                 self._emit(event)
+
+    def _ready(self, buzz: Buzz, earliest_open: float) -> bool:
+        return buzz.t <= earliest_open and buzz.t + self.grace <= self._now
 
     def _emit(self, event: ButtonEvent) -> None:
         self.events.put(event)

@@ -21,6 +21,7 @@ front end, a hold).
 >>> keys = KeyboardButtons(clock=lambda: 0.0)
 >>> keys.tap("p", 2.0), keys.tap("Q", 2.001), keys.tap("?", 2.002)
 (True, True, False)
+>>> keys.panel.poll(2.01)  # the hold timer does this on the clock, after the 5 ms grace
 >>> [(e.player, e.action, e.rank, e.late_ms) for e in drain(keys.events)]
 [(2, 'call', 1, 0.0), (1, 'call', 2, 1.0)]
 >>> keys.close()

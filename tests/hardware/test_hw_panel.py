@@ -122,12 +122,28 @@ def test_a_stand_button_makes_both_buttons_act_on_press() -> None:
     buttons = panel(P1, stand)
     buttons.edge("player 1 stand", 1.0, True)
     buttons.edge("player 1", 2.0, True)
+    assert buttons.next_deadline() == 2.005
+    buttons.poll(2.005)
     assert summary(drain(buttons.events)) == [
         ("player 1 stand", "stand", 1.0, None, None),
         ("player 1", "call", 2.0, 1, 0.0),
     ]
     buttons.poll(10.0)  # holding the call button is no stand
     assert buttons.events.empty()
+
+
+def test_on_press_calls_are_ordered_by_edge_time_within_the_grace() -> None:
+    specs = [ButtonSpec(f"player {n}", n, "call") for n in (1, 2)]
+    specs += [ButtonSpec(f"player {n} stand", n, "stand") for n in (1, 2)]
+    buttons = panel(*specs)
+    buttons.edge("player 1", 4.003, True)  # decided on press, its callback first ...
+    buttons.edge("player 2", 4.001, True)  # ... this edge was earlier
+    assert buttons.events.empty()
+    buttons.poll(4.01)
+    assert summary(drain(buttons.events)) == [
+        ("player 2", "call", 4.001, 1, 0.0),
+        ("player 1", "call", 4.003, 2, 2.0),
+    ]
 
 
 def test_the_referee_presses_or_holds_and_is_never_locked_out() -> None:
