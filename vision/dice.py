@@ -6,11 +6,14 @@ The method, in three steps, with every size measured relative to the pips found:
    (the background is a heavy median of a quarter-size copy, so wood grain, shadows and
    uneven light cancel out).
 2. **Pips** are dark, round, filled blobs inside a body whose surroundings are mostly
-   bright die face. Pips on the side faces are seen edge-on, so they are flat ellipses
-   (dropped by ``pip_roundness``) or sit on a shaded face (dropped by ``face_shade``).
+   bright die face. Pips on the side faces are seen edge-on, so they are flatter than the
+   roundest pip of the body (dropped by ``roundness_drop``; motion blur flattens all pips
+   alike, so this is relative), or sit on a shaded face (dropped by ``face_shade``).
 3. **Faces**: the remaining pips are linked when closer than ``link`` pip diameters; each
    group is one top face and its size is the value. Two groups closer than ``merge`` pip
-   diameters are two faces of one die: the one with the larger, rounder pips wins.
+   diameters are two faces of one die: the one with the larger, rounder pips wins. A face
+   of one pip must sit in clear face all round (``lone_pip_ring``), and faces at the frame
+   edge are dropped (``edge_margin``).
 
 White dice with black pips are the default; ``dark=True`` reads dark dice with light pips
 by inverting the picture. Figures on the real photos: ``python -m benchmarks dice``.
@@ -46,14 +49,17 @@ class DiceSettings:
     """The tunable parts of :func:`find_dice` (defaults fitted on every third photo).
 
     ``contrast``: how much brighter (plus twice less yellow, in Lab units) than the table a
-    die body must be. ``pip_roundness``: minimum minor/major axis ratio of a top-face pip.
+    die body must be. ``pip_roundness``: minimum minor/major axis ratio of a top-face pip;
+    ``roundness_drop``: how much less round than the roundest pip of its body it may be.
     ``ring_fraction``: share of a ring around a pip that must be bright face.
     ``lone_pip_ring``: a face of one pip must be bright face on this share of a wider ring
     (a lone dark mark among others, like print on a label, is not a die).
     ``face_shade``: a pip whose surroundings are this much darker than the brightest pip
     surroundings of the same body is on a side face. ``link`` and ``merge``: in pip
     diameters, see the module text. ``colour_weight``: weight of "less yellow than the
-    table" in the body test (0 ignores colour).
+    table" in the body test (0 ignores colour). ``edge_margin``: faces with a pip closer
+    than this many pip diameters to the frame edge are dropped. ``min_body_area`` and
+    ``min_pip_area``: in pixels, smaller blobs are noise.
     """
 
     contrast: float = 25.0
