@@ -25,6 +25,7 @@ import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -36,7 +37,11 @@ from companion.paths import data_dir
 from vision.observations import CardObservation
 from vision.outline import Quad, find_card_outlines
 
-Image = NDArray[np.uint8]
+Array = NDArray[Any]
+"""A numpy array as OpenCV returns it (its dtype is not tracked by the stubs)."""
+
+Image = Array
+"""An 8-bit BGR (or BGRA) image, height x width x channels."""
 OutlineFinder = Callable[[Image], list[Quad]]
 
 PROFILE_VERSION = 1
@@ -115,14 +120,14 @@ def warp_face(frame: Image, quad: Quad) -> Image:
     return face
 
 
-def _normalised(image: NDArray[np.float32]) -> NDArray[np.float32]:
+def _normalised(image: Array) -> Array:
     vector = image.reshape(-1) - float(image.mean())
     norm = float(np.linalg.norm(vector))
-    result: NDArray[np.float32] = vector / norm if norm > 1e-6 else vector
+    result: Array = vector / norm if norm > 1e-6 else vector
     return result
 
 
-def face_features(face: Image) -> NDArray[np.float32]:
+def face_features(face: Image) -> Array:
     """The feature vector of a canonical face: whole-face and corner thumbnails, each
     zero-mean and scaled so that a dot product of two is a weighted mean correlation.
 
@@ -139,7 +144,7 @@ def face_features(face: Image) -> NDArray[np.float32]:
     corner_w = round(width * CORNER_FRACTION[0])
     corner_h = round(height * CORNER_FRACTION[1])
     corner = cv2.resize(inner[:corner_h, :corner_w], CORNER_SIZE, interpolation=cv2.INTER_AREA)
-    features: NDArray[np.float32] = np.concatenate(
+    features: Array = np.concatenate(
         [
             _normalised(whole) * np.float32(np.sqrt(1.0 - CORNER_WEIGHT)),
             _normalised(corner) * np.float32(np.sqrt(CORNER_WEIGHT)),
@@ -192,7 +197,7 @@ class DeckProfile:
         manifest_path = folder / MANIFEST
         if not manifest_path.is_file():
             raise ProfileError("no taught deck here (manifest.json missing)", path=str(folder))
-        manifest = _read_manifest(manifest_path)
+        name, link, card_ids = _read_manifest(manifest_path)
         faces_path = folder / FACES
         try:
             with np.load(faces_path, allow_pickle=False) as stored:
@@ -202,15 +207,16 @@ class DeckProfile:
             raise ProfileError(f"card faces {reason}", path=str(faces_path)) from None
         faces: dict[str, Image] = {}
         expected_shape = (FACE_SIZE[1], FACE_SIZE[0], 3)
-        for number, card_id in enumerate(manifest["cards"]):
+        for number, card_id in enumerate(card_ids):
             face = arrays.get(f"face{number}")
             if face is None or face.shape != expected_shape or face.dtype != np.uint8:
                 raise ProfileError(f"no valid face for card {card_id!r}", path=str(faces_path))
             faces[card_id] = face
-        return cls(manifest["name"], faces, manifest["catalogue"])
+        return cls(name, faces, link)
 
 
-def _read_manifest(path: Path) -> dict[str, object]:
+def _read_manifest(path: Path) -> tuple[str, str | None, list[str]]:
+    """The deck name, catalogue link and card ids of a manifest, checked."""
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
@@ -235,7 +241,7 @@ def _read_manifest(path: Path) -> dict[str, object]:
         raise ProfileError("'name' and 'catalogue' must be text", path=str(path))
     if manifest.get("face_size") != list(FACE_SIZE):
         raise ProfileError(f"face size must be {list(FACE_SIZE)}", path=str(path))
-    return manifest
+    return name, link, cards
 
 
 def load_deck(name: str, data: str | os.PathLike[str] | None = None) -> DeckProfile:

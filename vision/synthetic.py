@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -42,8 +42,12 @@ from vision.observations import CardObservation
 from vision.outline import Quad
 from vision.textures import KINDS, TONES, Kind, Tone, table_texture, value_noise
 
+Array = NDArray[Any]
+"""A numpy array as OpenCV returns it (its dtype is not tracked by the stubs)."""
+
 Point = tuple[float, float]
-Image = NDArray[np.uint8]
+Image = Array
+"""An 8-bit BGR (or BGRA) image, height x width x channels."""
 Layout = Literal["scatter", "fan", "column"]
 CardSet = Literal["core", "limited", "celebrity"]
 
@@ -198,7 +202,7 @@ def _rounded_alpha(size: tuple[int, int], radius: int) -> Image:
     return alpha
 
 
-def _icon_polygons(level: int, origin: Point, size: float) -> list[NDArray[np.int32]]:
+def _icon_polygons(level: int, origin: Point, size: float) -> list[Array]:
     """Triangle, then square, then pentagon (as the level asks), stacked downwards."""
     shapes = (3, 4, 5)[: max(1, min(level, 3))]
     polygons = []
@@ -286,9 +290,7 @@ def render_expression_card(card: ExpressionCard) -> CardFace:
     return CardFace(card.card_id, face, (first, (width - first[0], height - first[1])))
 
 
-def camera_homography(
-    size: tuple[int, int], height_cm: float, tilt_degrees: float
-) -> NDArray[np.float64]:
+def camera_homography(size: tuple[int, int], height_cm: float, tilt_degrees: float) -> Array:
     """Table plane (centimetres, x right, y towards the player) to image pixels.
 
     The camera is ``height_cm`` above the table, tipped by ``tilt_degrees`` towards the
@@ -308,24 +310,25 @@ def camera_homography(
     )
     camera = np.array([0.0, height_cm * math.tan(tilt), -height_cm])
     extrinsic = np.column_stack([rotation[:, 0], rotation[:, 1], -rotation @ camera])
-    homography: NDArray[np.float64] = intrinsics @ extrinsic
-    return homography / homography[2, 2]
+    homography: Array = intrinsics @ extrinsic
+    normalised: Array = homography / homography[2, 2]
+    return normalised
 
 
-def _project(homography: NDArray[np.float64], points: NDArray[np.float64]) -> NDArray[np.float64]:
-    projected: NDArray[np.float64] = cv2.perspectiveTransform(
+def _project(homography: Array, points: Array) -> Array:
+    projected: Array = cv2.perspectiveTransform(
         points.reshape(-1, 1, 2).astype(np.float64), homography
     ).reshape(-1, 2)
     return projected
 
 
-def _card_corners_cm(centre: Point, rotation: float) -> NDArray[np.float64]:
+def _card_corners_cm(centre: Point, rotation: float) -> Array:
     """Face corners TL, TR, BR, BL on the table for a card turned ``rotation`` degrees."""
     half_w, half_h = CARD_CM[0] / 2, CARD_CM[1] / 2
     angle = math.radians(rotation)
     turn = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
     local = np.array([(-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h)])
-    corners: NDArray[np.float64] = local @ turn.T + np.asarray(centre)
+    corners: Array = local @ turn.T + np.asarray(centre)
     return corners
 
 
@@ -442,7 +445,7 @@ class SceneBuilder:
         self,
         count: int,
         rotations: list[float],
-        homography: NDArray[np.float64],
+        homography: Array,
         layout: Layout,
     ) -> list[Point]:
         rng = self.rng
@@ -470,8 +473,8 @@ class SceneBuilder:
         self,
         count: int,
         rotations: list[float],
-        homography: NDArray[np.float64],
-        inverse: NDArray[np.float64],
+        homography: Array,
+        inverse: Array,
     ) -> list[Point]:
         width, height = self.size
         apart = math.hypot(*CARD_CM) * 1.02
@@ -494,7 +497,7 @@ class SceneBuilder:
                 raise ValueError(f"cannot lay {count} cards apart in one frame; use fewer cards")
         return centres
 
-    def _light(self, image: Image, glare: bool | None, quads: list[NDArray[np.float64]]) -> None:
+    def _light(self, image: Image, glare: bool | None, quads: list[Array]) -> None:
         rng = self.rng
         width, height = self.size
         field = cv2.convertScaleAbs(value_noise((9, 16), 3, rng), alpha=45.0, beta=102.0)
@@ -514,7 +517,7 @@ class SceneBuilder:
         _add_glare(image, (float(centre[0]), float(centre[1])), sigma, strength)
 
 
-def _bbox(quad: NDArray[np.float64], shape: tuple[int, ...], pad: int) -> tuple[int, int, int, int]:
+def _bbox(quad: Array, shape: tuple[int, ...], pad: int) -> tuple[int, int, int, int]:
     x0 = max(0, math.floor(quad[:, 0].min()) - pad)
     y0 = max(0, math.floor(quad[:, 1].min()) - pad)
     x1 = min(shape[1], math.ceil(quad[:, 0].max()) + pad + 1)
@@ -522,7 +525,7 @@ def _bbox(quad: NDArray[np.float64], shape: tuple[int, ...], pad: int) -> tuple[
     return x0, y0, x1, y1
 
 
-def _paste_face(image: Image, face: Image, quad: NDArray[np.float64]) -> None:
+def _paste_face(image: Image, face: Image, quad: Array) -> None:
     """Draw the BGRA ``face`` onto ``image`` so that its corners land on ``quad``."""
     x0, y0, x1, y1 = _bbox(quad, image.shape, 1)
     if x1 <= x0 or y1 <= y0:
@@ -548,7 +551,7 @@ def _paste_face(image: Image, face: Image, quad: NDArray[np.float64]) -> None:
     cv2.copyTo(warped[:, :, :3], opaque, region)
 
 
-def _cast_shadow(image: Image, quad: NDArray[np.float64], offset: NDArray[np.float64]) -> None:
+def _cast_shadow(image: Image, quad: Array, offset: Array) -> None:
     """Darken a soft patch under where the card will lie (drawn at quarter size: fast)."""
     shifted = quad + offset
     x0, y0, x1, y1 = _bbox(shifted, image.shape, 12)
@@ -576,9 +579,7 @@ def _add_glare(image: Image, centre: Point, sigma: float, strength: float) -> No
     cv2.add(region, bright, dst=region)
 
 
-def _truth(
-    face: CardFace, quad: NDArray[np.float64], rotation: float, labels: Image, label: int
-) -> PlacedCard:
+def _truth(face: CardFace, quad: Array, rotation: float, labels: Image, label: int) -> PlacedCard:
     x0, y0, x1, y1 = _bbox(quad, labels.shape, 0)
     region = labels[y0:y1, x0:x1] == label
     ys, xs = np.nonzero(region)

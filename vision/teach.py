@@ -285,16 +285,16 @@ def teach_from_images(
         if labels and card_id in labels:
             keys.setdefault(file_key(labels[card_id]), card_id)
     images: dict[str, Path] = {}
-    for path in sorted(folder.iterdir()):
-        if path.suffix.lower() not in IMAGE_SUFFIXES:
+    for file in sorted(folder.iterdir()):
+        if file.suffix.lower() not in IMAGE_SUFFIXES:
             continue
-        card_id = keys.get(file_key(path.stem))
-        if card_id is None:
-            raise ProfileError("file name is not a card of this deck", path=str(path))
-        if card_id in images:
-            first = images[card_id].name
-            raise ProfileError(f"second image of card {card_id!r} (first {first})", path=str(path))
-        images[card_id] = path
+        named = keys.get(file_key(file.stem))
+        if named is None:
+            raise ProfileError("file name is not a card of this deck", path=str(file))
+        if named in images:
+            first = images[named].name
+            raise ProfileError(f"second image of card {named!r} (first {first})", path=str(file))
+        images[named] = file
     teacher = DeckTeacher(
         card_ids,
         deck_name=deck_name,

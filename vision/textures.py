@@ -14,11 +14,14 @@ True
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
+
+Array = NDArray[Any]
+"""A numpy array as OpenCV returns it (its dtype is not tracked by the stubs)."""
 
 Kind = Literal["wood", "cloth", "cork"]
 Tone = Literal["light", "dark"]
@@ -36,9 +39,7 @@ _PALETTE: dict[tuple[str, str], tuple[tuple[int, int, int], tuple[int, int, int]
 }
 
 
-def value_noise(
-    shape: tuple[int, int], cells: int, rng: np.random.Generator
-) -> NDArray[np.float32]:
+def value_noise(shape: tuple[int, int], cells: int, rng: np.random.Generator) -> Array:
     """Smooth noise in 0..1 of ``shape`` (rows, cols), with about ``cells`` blobs across."""
     rows, cols = shape
     across = max(2, cells)
@@ -47,7 +48,7 @@ def value_noise(
     return cv2.resize(coarse, (cols, rows), interpolation=cv2.INTER_CUBIC)
 
 
-def _wood(shape: tuple[int, int], rng: np.random.Generator) -> NDArray[np.float32]:
+def _wood(shape: tuple[int, int], rng: np.random.Generator) -> Array:
     rows, cols = shape
     across = np.linspace(0.0, 2.0 * np.pi, rows, dtype=np.float32)[:, None]
     rings = float(rng.uniform(14.0, 26.0))
@@ -58,38 +59,36 @@ def _wood(shape: tuple[int, int], rng: np.random.Generator) -> NDArray[np.float3
     grain += 1.0
     grain *= 0.5
     fibres = cv2.resize(rng.random((rows, max(2, cols // 16)), dtype=np.float32), (cols, rows))
-    result: NDArray[np.float32] = cv2.addWeighted(grain * grain * grain, 0.8, fibres, 0.2, 0.0)
+    result: Array = cv2.addWeighted(grain * grain * grain, 0.8, fibres, 0.2, 0.0)
     return result
 
 
-def _cloth(shape: tuple[int, int], rng: np.random.Generator) -> NDArray[np.float32]:
+def _cloth(shape: tuple[int, int], rng: np.random.Generator) -> Array:
     rows, cols = shape
     weave = (np.arange(cols, dtype=np.float32)[None, :] % 2) * 0.17 + (
         np.arange(rows, dtype=np.float32)[:, None] % 2
     ) * 0.17
-    result: NDArray[np.float32] = cv2.addWeighted(
+    result: Array = cv2.addWeighted(
         rng.random(shape, dtype=np.float32), 0.25, value_noise(shape, 5, rng), 0.4, 0.0
     )
     result += weave
     return result
 
 
-def _cork(shape: tuple[int, int], rng: np.random.Generator) -> NDArray[np.float32]:
+def _cork(shape: tuple[int, int], rng: np.random.Generator) -> Array:
     speckle = rng.random(shape, dtype=np.float32)
-    grains = cv2.GaussianBlur(speckle, (5, 5), 1.2)
-    grains = cv2.normalize(grains, None, 0.0, 0.8, cv2.NORM_MINMAX)
+    blurred = cv2.GaussianBlur(speckle, (5, 5), 1.2)
+    grains: Array = cv2.normalize(blurred, np.empty_like(blurred), 0.0, 0.8, cv2.NORM_MINMAX)
     grains += value_noise(shape, 8, rng) * 0.4
     grains[speckle > 0.985] -= 0.6
-    result: NDArray[np.float32] = np.clip(grains, 0.0, 1.0, out=grains)
+    result: Array = np.clip(grains, 0.0, 1.0, out=grains)
     return result
 
 
 _PATTERNS = {"wood": _wood, "cloth": _cloth, "cork": _cork}
 
 
-def table_texture(
-    kind: Kind, tone: Tone, size: tuple[int, int], rng: np.random.Generator
-) -> NDArray[np.uint8]:
+def table_texture(kind: Kind, tone: Tone, size: tuple[int, int], rng: np.random.Generator) -> Array:
     """A ``size`` (width, height) BGR table surface of ``kind`` and ``tone``."""
     if (kind, tone) not in _PALETTE:
         raise ValueError(f"unknown table surface {kind!r}/{tone!r}: kinds {KINDS}, tones {TONES}")
