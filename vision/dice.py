@@ -98,8 +98,8 @@ class _Face:
     @property
     def center(self) -> tuple[float, float]:
         return (
-            sum(p.x for p in self.pips) / len(self.pips),
-            sum(p.y for p in self.pips) / len(self.pips),
+            float(sum(p.x for p in self.pips) / len(self.pips)),
+            float(sum(p.y for p in self.pips) / len(self.pips)),
         )
 
     @property
