@@ -159,7 +159,10 @@ class OpenCVCamera(Camera):
         import cv2
 
         self.description = f"OpenCV camera {device}"
-        self._capture = _quietly(lambda: cv2.VideoCapture(device))
+        if isinstance(device, str):  # a device path: V4L2 opens it, FFmpeg would not
+            self._capture = _quietly(lambda: cv2.VideoCapture(device, cv2.CAP_V4L2))
+        else:
+            self._capture = _quietly(lambda: cv2.VideoCapture(device))
         if not self._capture.isOpened():
             self._capture.release()
             raise DeviceError(f"no camera at {device} (OpenCV could not open it)")
