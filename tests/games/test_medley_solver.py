@@ -282,7 +282,7 @@ def reference(board: Board, target: int, rules: CombinationRules) -> set[frozens
     return found
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     cards=st.lists(st.sampled_from(CARDS), min_size=1, max_size=6, unique=True),
     corners=st.integers(0, 2),
