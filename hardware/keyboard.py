@@ -59,7 +59,7 @@ class KeyboardButtons:
     """Keys as buttons: the same :class:`ButtonPanel` debouncing, holds and lockout.
 
     ``t`` is the key event's time in seconds on ``clock`` (default: now on ``clock``),
-    which also drives the hold timer. Call :meth:`close` when done.
+    which also drives the hold timer. A context manager, or call :meth:`close`.
     """
 
     def __init__(
@@ -114,6 +114,12 @@ class KeyboardButtons:
     def close(self) -> None:
         """Stop the hold timer."""
         self.timer.close()
+
+    def __enter__(self) -> KeyboardButtons:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _edge(self, key: str, t: float | None, pressed: bool) -> bool:
         name = self.button(key)

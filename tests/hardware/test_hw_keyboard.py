@@ -18,8 +18,7 @@ def test_every_player_has_its_own_call_and_stand_keys() -> None:
 
 
 def test_keys_call_and_stand_on_press_and_repeat_is_ignored() -> None:
-    keys = KeyboardButtons(clock=ManualClock(0.0))
-    try:
+    with KeyboardButtons(clock=ManualClock(0.0)) as keys:
         assert keys.press("l", 1.0)  # player 2 stands
         assert keys.press("z", 1.2) and keys.press("z", 1.25)  # auto-repeat
         assert keys.release("z", 1.4)
@@ -31,8 +30,6 @@ def test_keys_call_and_stand_on_press_and_repeat_is_ignored() -> None:
             (1, "call", 1.3, 2),
         ]
         assert [p.buzz.player for p in keys.clear_lockout()] == [3, 1]
-    finally:
-        keys.close()
 
 
 def test_the_space_bar_is_the_referee_and_a_long_press_is_a_hold() -> None:
