@@ -213,8 +213,8 @@ class MedleyState:
 
 
 def hints(state: MedleyState, limit: int | None = None) -> list[Combination]:
-    """Combinations the player could claim now: all of them (fewest cards first), or the
-    first ``limit`` found; none unless the board is ready."""
+    """Combinations the player could claim now, fewest cards first: all of them, or the
+    first ``limit``; none unless the board is ready."""
     if not state.ready or state.target is None:
         return []
     if limit is None:

@@ -130,24 +130,31 @@ def resolve_claim(
         if not choices:
             where = token.position + 1
             raise IllegalMove(f"no {token.text} on the board to use (at position {where})")
+    written = text.strip()
+    if len(tokens) > len(board.cards()):
+        raise IllegalMove(f"{written} needs more cards than the board has")
     found: dict[frozenset[str], Combination] = {}
     problems: list[str] = []
+    values: set[int] = set()
     for factors in _readings(options, 0, set()):
         combination = _combination(terms, factors)
         problem = is_valid_shape(combination, extras, rules)
-        if not problem and combination.value != target:
-            problem = f"{text.strip()} makes {combination.value}, not the target {target}"
         if problem:
             problems.append(problem)
+        elif combination.value != target:
+            values.add(combination.value)
         else:
             found.setdefault(combination.slots, combination)
     if not found:
+        if values:
+            made = ", ".join(map(str, sorted(values)[:5])) + (" ..." if len(values) > 5 else "")
+            raise IllegalMove(f"{written} makes {made}, not the target {target}")
         if not problems:
-            raise IllegalMove(f"{text.strip()} needs more cards than the board has")
+            raise IllegalMove(f"{written} needs more cards than the board has")
         raise IllegalMove(problems[0])
     if len(found) > 1:
         hint = "name the suit (5h) or the place (JK@c0)"
-        raise IllegalMove(f"{text.strip()} could mean different cards: {hint}")
+        raise IllegalMove(f"{written} could mean different cards: {hint}")
     return next(iter(found.values()))
 
 

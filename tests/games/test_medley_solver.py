@@ -178,6 +178,8 @@ def test_joker_takes_the_value_written_or_the_one_that_works() -> None:
     assert claim("JK*5+10", board, 45) == "JK(7)@g0*5c+10h"
     with pytest.raises(IllegalMove, match="no JK\\(11\\)"):
         claim("JK(11)*5+10", board, 65)
+    with pytest.raises(IllegalMove, match=r"JK\*5\*10 makes 50, 100, 150, 200, 250 \.\.\., not"):
+        claim("JK*5*10", board, 45)
 
 
 def test_two_jokers_are_told_apart_by_their_place() -> None:
