@@ -1,36 +1,55 @@
 """Find every X (and Y) that makes a hand exactly 21, and the best valid total.
 
-The search covers integer X with 0 < |X| <= ``search`` and, when a card uses Y,
-integer Y from 1 to ``search``. Values of X (or Y) at which a card cannot be
-evaluated (a division by zero, a factorial of a negative number ...) are skipped.
-The best total is the highest valid one (at most 21 and not 20); ties go to the
-smallest |X|, then positive X, then the smallest Y.
+The search covers integer X with 1 <= |X| <= ``search`` and, when a card uses Y,
+integer Y from 1 to ``search`` (also with the non-integer X option: the search is
+over whole numbers). Values at which a card cannot be evaluated (a division by
+zero, a factorial of a negative number ...) are skipped. The best total is the
+highest valid one (at most 21 and not 20); ties go to the smallest |X|, then the
+positive X, then the smallest Y. Assignments making 21 are listed by X, then Y.
+
+Every answer is exact. The polynomial parts of the hand are compiled once to
+integer coefficients over a common denominator (see
+:mod:`companion.expr.polynomial`), the rest is evaluated on the tree. Totals are
+split into a part in X, a part in Y and a mixed part: with no mixed part the Y
+search is a lookup per X; with a mixed polynomial part a float pass with a proven
+error bound picks the candidates, which are then confirmed with integers; a mixed
+part that is not a polynomial (``X^Y``) is searched pair by pair, which is refused
+(HandError) beyond ``EXHAUSTIVE_PAIRS`` pairs (a range of about 350).
 
 >>> from companion.expr import parse
 >>> solution = solve([parse("6X"), parse("2X+4"), parse("X/2")])
 >>> [(a.x, a.total) for a in solution.twentyone]
 [(Fraction(2, 1), Fraction(21, 1))]
+>>> solve([parse("X"), parse("X")]).best
+Assignment(x=Fraction(9, 1), y=None, total=Fraction(18, 1))
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import math
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from companion.errors import ExpressionError
-from companion.expr import Bindings, Expr
-from companion.hand import (
-    DEFAULT_RULES,
-    TWENTY,
-    TWENTY_ONE,
-    HandRules,
-    check_hand_size,
-    check_v,
-    uses_y,
+from companion.errors import ExpressionError, HandError
+from companion.expr import (
+    FACTORIAL_CAP,
+    BinaryOp,
+    Bindings,
+    Call,
+    Expr,
+    Factorial,
+    Negate,
+    Variable,
 )
+from companion.expr.polynomial import Polynomial, add, to_polynomial
+from companion.hand import DEFAULT_RULES, HandRules, check_hand_size, check_v
+from companion.sequences import CELEBRITY
 
 DEFAULT_SEARCH = 1000
+EXHAUSTIVE_PAIRS = 250_000
+"""Most (X, Y) pairs tried one by one when X and Y mix outside a polynomial."""
 
 
 @dataclass(frozen=True)
@@ -50,11 +69,132 @@ class Solution:
     best: Assignment | None
 
 
-def x_order(search: int) -> Iterator[int]:
-    """1, -1, 2, -2, ...: the tie-break order for X."""
-    for magnitude in range(1, search + 1):
-        yield magnitude
-        yield -magnitude
+def x_order(search: int) -> list[int]:
+    """1, -1, 2, -2, ...: the X values searched, in tie-break order."""
+    return [x for magnitude in range(1, search + 1) for x in (magnitude, -magnitude)]
+
+
+def additive_terms(expr: Expr, sign: int = 1) -> Iterator[tuple[int, Expr]]:
+    """The terms of a sum with their signs: ``2X - 1/X`` gives (1, 2X), (-1, 1/X)."""
+    if isinstance(expr, BinaryOp) and expr.op in "+-":
+        yield from additive_terms(expr.left, sign)
+        yield from additive_terms(expr.right, sign if expr.op == "+" else -sign)
+    elif isinstance(expr, Negate):
+        yield from additive_terms(expr.operand, -sign)
+    else:
+        yield sign, expr
+
+
+Residual = list[tuple[int, Expr]]
+Value = int | Fraction
+"""An exact total: an integer over a common denominator, or a Fraction."""
+IntegerTerm = tuple[int, Callable[[int], int]]
+
+
+def _factorial(k: int) -> int:
+    if not 0 <= k <= FACTORIAL_CAP:
+        raise ExpressionError(f"factorial of {k} is not allowed")
+    return math.factorial(k)
+
+
+def integer_term(term: Expr) -> tuple[str, Callable[[int], int]] | None:
+    """A celebrity function or factorial of X or Y alone, computed on integers directly."""
+    if isinstance(term, Call | Factorial):
+        argument = term.argument if isinstance(term, Call) else term.operand
+        if isinstance(argument, Variable) and argument.name in ("X", "Y"):
+            function = CELEBRITY[term.function] if isinstance(term, Call) else _factorial
+            return argument.name, function
+    return None
+
+
+class _Hand:
+    """A hand compiled for searching: integer polynomials over ``denominator``, integer
+    terms (``prime(X)``, ``X!``) and residual terms evaluated on the tree."""
+
+    def __init__(self, cards: Sequence[Expr], v: int) -> None:
+        self.n, self.v = len(cards), v
+        constants = {"N": Fraction(self.n), "V": Fraction(v)}
+        poly: Polynomial = {}
+        self.residuals: dict[str, Residual] = {"X": [], "Y": [], "XY": []}
+        self.integer_terms: dict[str, list[IntegerTerm]] = {"X": [], "Y": []}
+        self.uses_y = False
+        for card in cards:
+            self.uses_y |= "Y" in card.variables
+            for sign, term in additive_terms(card):
+                compiled = to_polynomial(term, constants)
+                integer = integer_term(term) if compiled is None else None
+                if compiled is not None:
+                    poly = add(poly, {m: sign * c for m, c in compiled.items()})
+                elif integer is not None:
+                    self.integer_terms[integer[0]].append((sign, integer[1]))
+                else:
+                    key = "".join(sorted(term.variables & {"X", "Y"})) or "X"
+                    self.residuals[key].append((sign, term))
+        self.denominator = math.lcm(1, *(c.denominator for c in poly.values()))
+        scaled = {m: int(c * self.denominator) for m, c in poly.items()}
+        self.x_poly = _dense({i: c for (i, j), c in scaled.items() if j == 0})
+        self.y_poly = _dense({j: c for (i, j), c in scaled.items() if i == 0 and j > 0})
+        self.mixed = {(i, j): c for (i, j), c in scaled.items() if i > 0 and j > 0}
+
+    def residual(self, key: str, x: int, y: int | None) -> Fraction:
+        """The sum of the residual terms of one kind (raises ExpressionError)."""
+        bindings = Bindings(x=Fraction(x), n=self.n, v=self.v,
+                            y=None if y is None else Fraction(y))
+        return sum((sign * term.evaluate(bindings) for sign, term in self.residuals[key]),
+                   Fraction(0))
+
+    def table(self, variable: str, values: list[int]) -> tuple[dict[int, int], dict[int, Fraction]]:
+        """For the part of the total in one variable, where defined: the numerator over
+        ``denominator`` of its polynomial and integer terms, and its residual Fraction."""
+        poly = self.x_poly if variable == "X" else self.y_poly
+        integer_terms = self.integer_terms[variable]
+        residuals = self.residuals[variable]
+        numerators: dict[int, int] = {}
+        extras: dict[int, Fraction] = {}
+        defined = values
+        if integer_terms or residuals:
+            defined = []
+            for value in values:
+                try:
+                    integer = sum(sign * function(value) for sign, function in integer_terms)
+                    if residuals:
+                        other = (value, None) if variable == "X" else (1, value)
+                        extras[value] = self.residual(variable, *other)
+                except ExpressionError:
+                    continue
+                numerators[value] = integer * self.denominator
+                defined.append(value)
+        for value, number in zip(defined, _poly_values(poly, defined), strict=True):
+            numerators[value] = numerators.get(value, 0) + number
+        return numerators, extras
+
+
+def _dense(coefficients: dict[int, int]) -> list[int]:
+    size = max(coefficients, default=-1) + 1
+    return [coefficients.get(power, 0) for power in range(size)]
+
+
+def _poly_values(coefficients: list[int], values: list[int]) -> list[int]:
+    """The polynomial at every value: int64 numpy when it provably fits, else Python ints."""
+    if not values:
+        return []
+    largest = max(max(values), -min(values))
+    bound = sum(abs(c) * largest**i for i, c in enumerate(coefficients))
+    if bound < 2**62:
+        import numpy as np
+
+        result = np.zeros(len(values), dtype=np.int64)
+        points = np.array(values, dtype=np.int64)
+        for coefficient in reversed(coefficients):
+            result = result * points + coefficient
+        return [int(v) for v in result.tolist()]
+    results = []
+    for value in values:
+        total = 0
+        for coefficient in reversed(coefficients):
+            total = total * value + coefficient
+        results.append(total)
+    return results
 
 
 def solve(
@@ -66,21 +206,202 @@ def solve(
     """Search X (and Y) for this hand exactly; see the module docstring for the order."""
     check_hand_size(len(cards), rules)
     check_v(v)
-    ys: list[Fraction | None] = (
-        [Fraction(y) for y in range(1, search + 1)] if uses_y(cards) else [None]
-    )
+    if search < 1:
+        raise HandError(f"the search range must be at least 1, got {search}")
+    hand = _Hand(cards, v)
+    xs = x_order(search)
+    ys = list(range(1, search + 1)) if hand.uses_y else []
+    x_numerators, x_extras = hand.table("X", xs)
+    y_numerators, y_extras = hand.table("Y", ys)
+    # Integers over the polynomials' denominator, or Fractions when residuals have their own.
+    fractions = bool(x_extras or y_extras)
+    common = 1 if fractions else hand.denominator
+    a = _values(x_numerators, x_extras, hand.denominator, fractions)
+    if not hand.uses_y:
+        return _search_x(xs, a, common)
+    b = _values(y_numerators, y_extras, hand.denominator, fractions)
+    mixed: dict[tuple[int, int], Value] = {
+        m: Fraction(c, hand.denominator) if fractions else c for m, c in hand.mixed.items()
+    }
+    if hand.residuals["XY"]:
+        if len(xs) * len(ys) > EXHAUSTIVE_PAIRS:
+            raise HandError(
+                "X and Y are mixed in a way that is not a polynomial (like X^Y), so every "
+                f"pair must be tried: use a search range of at most {_exhaustive_range()}"
+            )
+        return _search_exhaustive(hand, a, b, mixed, common)
+    if not mixed:
+        return _search_separable(a, b, common)
+    return _search_mixed(hand, a, b, mixed, common)
+
+
+def _exhaustive_range() -> int:
+    """The largest search range whose (X, Y) pairs fit in ``EXHAUSTIVE_PAIRS``."""
+    return math.isqrt(EXHAUSTIVE_PAIRS // 2)
+
+
+def _values(
+    numerators: dict[int, int], extras: dict[int, Fraction], denominator: int, fractions: bool
+) -> dict[int, Value]:
+    if not fractions:
+        return dict(numerators)
+    return {key: Fraction(value, denominator) + extras.get(key, 0)
+            for key, value in numerators.items()}
+
+
+def _solution(
+    found: list[tuple[int, int]], best: tuple[int, int, Value] | None, common: int
+) -> Solution:
+    """Assemble the answer from (x, y) pairs making 21 and (x, y, numerator) of the best."""
+    twentyone = [Assignment(Fraction(x), Fraction(y), Fraction(21)) for x, y in sorted(found)]
+    if best is None:
+        return Solution(twentyone, None)
+    x, y, numerator = best
+    return Solution(twentyone, Assignment(Fraction(x), Fraction(y), Fraction(numerator, common)))
+
+
+def _search_x(xs: list[int], totals: dict[int, Value], common: int) -> Solution:
+    target, twenty = 21 * common, 20 * common
     twentyone: list[Assignment] = []
-    best: Assignment | None = None
-    for x in x_order(search):
-        for y in ys:
-            bindings = Bindings(x=Fraction(x), n=len(cards), v=v, y=y)
+    best: tuple[int, Value] | None = None
+    for x in xs:
+        total = totals.get(x)
+        if total is None or total > target or total == twenty:
+            continue
+        if total == target:
+            twentyone.append(Assignment(Fraction(x), None, Fraction(21)))
+        if best is None or total > best[1]:
+            best = (x, total)
+    twentyone.sort(key=lambda found: found.x)
+    if best is None:
+        return Solution(twentyone, None)
+    return Solution(twentyone, Assignment(Fraction(best[0]), None, Fraction(best[1], common)))
+
+
+def _search_separable(a: dict[int, Value], b: dict[int, Value], common: int) -> Solution:
+    """Total = A(x) + B(y): look up 21 - A(x) among the B values."""
+    target, twenty = 21 * common, 20 * common
+    ys_by_value: dict[Value, list[int]] = {}
+    for y, value in b.items():
+        ys_by_value.setdefault(value, []).append(y)
+    values = sorted(ys_by_value)
+    found: list[tuple[int, int]] = []
+    best: tuple[int, int, Value] | None = None
+    for x, a_value in a.items():
+        found += [(x, y) for y in ys_by_value.get(target - a_value, [])]
+        index = bisect_right(values, target - a_value) - 1
+        if index >= 0 and a_value + values[index] == twenty:
+            index -= 1
+        if index < 0:
+            continue
+        total = a_value + values[index]
+        if best is None or total > best[2]:
+            best = (x, ys_by_value[values[index]][0], total)
+    return _solution(found, best, common)
+
+
+def _search_exhaustive(
+    hand: _Hand,
+    a: dict[int, Value],
+    b: dict[int, Value],
+    mixed: dict[tuple[int, int], Value],
+    common: int,
+) -> Solution:
+    """Every (x, y): for mixed terms that are not polynomials (``X^Y``) or too large for floats."""
+    target, twenty = 21 * common, 20 * common
+    found: list[tuple[int, int]] = []
+    best: tuple[int, int, Value] | None = None
+    extra: Value = 0
+    for x, a_value in a.items():
+        for y, b_value in b.items():
+            if hand.residuals["XY"]:
+                try:
+                    extra = hand.residual("XY", x, y) * common
+                except ExpressionError:
+                    continue
+            total = a_value + b_value + sum(c * x**i * y**j for (i, j), c in mixed.items()) + extra
+            if total == target:
+                found.append((x, y))
+            if total <= target and total != twenty and (best is None or total > best[2]):
+                best = (x, y, total)
+    return _solution(found, best, common)
+
+
+def _search_mixed(
+    hand: _Hand,
+    a: dict[int, Value],
+    b: dict[int, Value],
+    mixed: dict[tuple[int, int], Value],
+    common: int,
+) -> Solution:
+    """Total = A(x) + B(y) + sum of c X^i Y^j: a float pass per X, confirmed exactly.
+
+    Each float total t comes with a bound e on its rounding error (a generous multiple
+    of the machine epsilon times the sum of the terms' magnitudes), so the exact total
+    lies in [t - e, t + e]. Only points whose interval can contain 21 are checked for
+    21, and for the best total the points are checked in decreasing t + e until that
+    falls below the best exact total found: no answer is missed and all are exact.
+    """
+    import numpy as np
+
+    powers = sorted({j for _, j in mixed})
+    target, twenty = 21 * common, 20 * common
+    y_list, b_list = list(b), list(b.values())
+    try:
+        b_float = np.array([float(value / common) for value in b_list])
+    except OverflowError:
+        return _search_exhaustive(hand, a, b, mixed, common)
+    y_powers = {j: np.array(y_list, dtype=np.float64) ** j for j in powers}
+    slack = 8.0 * (len(mixed) + max(powers) + 4) * float(np.finfo(np.float64).eps)
+    found: list[tuple[int, int]] = []
+    best: tuple[int, int, Value] | None = None
+
+    def exact(k: int, coefficients: dict[int, Value], a_value: Value) -> Value:
+        y = y_list[k]
+        value: Value = a_value + b_list[k] + sum(c * y**j for j, c in coefficients.items())
+        return value
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        for x, a_value in a.items():
+            coefficients: dict[int, Value] = {}
+            for (i, j), c in mixed.items():
+                coefficients[j] = coefficients.get(j, 0) + c * x**i
             try:
-                total = sum((card.evaluate(bindings) for card in cards), Fraction(0))
-            except ExpressionError:
-                continue
-            if total == TWENTY_ONE:
-                twentyone.append(Assignment(Fraction(x), y, total))
-            if total <= TWENTY_ONE and total != TWENTY and (best is None or total > best.total):
-                best = Assignment(Fraction(x), y, total)
-    twentyone.sort(key=lambda a: (a.x, a.y or 0))
-    return Solution(twentyone, best)
+                a_float = float(a_value / common)
+                total = a_float + b_float
+                size = np.abs(total) + np.abs(b_float) + abs(a_float)
+                for j, c in coefficients.items():
+                    term = float(c / common) * y_powers[j]
+                    total += term
+                    size += np.abs(term)
+            except OverflowError:
+                total = np.full(len(y_list), np.nan)
+                size = np.full(len(y_list), np.inf)
+            error = size * slack
+            unsure = ~np.isfinite(total) | ~np.isfinite(error)
+            for k in np.flatnonzero(unsure | (np.abs(total - 21.0) <= error)).tolist():
+                if exact(k, coefficients, a_value) == target:
+                    found.append((x, y_list[k]))
+            upper = np.where(unsure, np.inf, total + error)
+            possible = np.flatnonzero(unsure | (total - error <= 21.0))
+            for k in possible[np.argsort(-upper[possible], kind="stable")].tolist():
+                if best is not None and upper[k] < _lower_float(best[2], common):
+                    break
+                value = exact(k, coefficients, a_value)
+                if value > target or value == twenty:
+                    continue
+                if best is None or value > best[2] or (
+                    value == best[2] and best[0] == x and y_list[k] < best[1]
+                ):
+                    best = (x, y_list[k], value)
+    return _solution(found, best, common)
+
+
+def _lower_float(numerator: Value, common: int) -> float:
+    """A float no larger than numerator/common."""
+    try:
+        value = float(numerator / common)
+    except OverflowError:
+        return -math.inf if numerator < 0 else math.inf
+    return value - abs(value) * 1e-12 - 1e-300
+
