@@ -24,6 +24,7 @@ import re
 import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.catalogue import BUILTIN, Card, Catalogue, builtin, load_catalogue
+from companion.catalogue import (
+    BUILTIN,
+    Card,
+    Catalogue,
+    builtin,
+    load_catalogue,
+    owner_catalogue,
+)
 from companion.errors import LocatedError
 from companion.paths import data_dir
 from vision.observations import CardObservation
@@ -60,6 +68,8 @@ CORNER_WEIGHT = 0.3
 INSET = 0.04
 #: Where an observation's ``index`` lies on the face (fractions), the corner region's centre.
 INDEX_FRACTION = (0.12, 0.13)
+#: Catalogue link meaning the built-in 21X cards merged with the owner's own catalogues.
+OWNER_LINK = "owner"
 #: A match scoring below this is an unknown card.
 DEFAULT_THRESHOLD = 0.55
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -89,11 +99,24 @@ def decks_dir(override: str | os.PathLike[str] | None = None) -> Path:
     return data_dir(override) / "decks"
 
 
-def link_catalogue(link: str) -> Catalogue:
-    """The catalogue a profile is linked to: a built-in name (``21x``) or a TOML file path."""
+@cache
+def link_catalogue(link: str, data: str | None = None) -> Catalogue:
+    """The catalogue a profile is linked to (read once per process).
+
+    ``link`` is a built-in name (``21x``, ``standard``), ``owner`` (the built-in 21X
+    cards merged with the owner's catalogues in ``<data dir>/decks/*.toml``) or the
+    path of a catalogue TOML file.
+    """
     if link in BUILTIN:
         return builtin(link)
+    if link == OWNER_LINK:
+        return owner_catalogue(directory=data_dir(data))
     return load_catalogue(link)
+
+
+def normal_link(link: str) -> str:
+    """``link`` as stored in a manifest: a catalogue file by its absolute path."""
+    return link if link in BUILTIN or link == OWNER_LINK else str(Path(link).resolve())
 
 
 def warp_face(frame: Image, quad: Quad) -> Image:

@@ -31,8 +31,8 @@ def register(subcommands: Any) -> None:
     teach.add_argument(
         "--catalogue",
         metavar="NAME",
-        help="catalogue the cards come from: 21x, standard or a TOML file; "
-        "without --cards, every card of it is taught",
+        help="catalogue the cards come from: 21x, standard, owner (21x plus your own "
+        "catalogues in the data directory) or a TOML file; without --cards, all its cards",
     )
     teach.add_argument(
         "--camera",
@@ -58,13 +58,14 @@ def register(subcommands: Any) -> None:
 
 def _cards(args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
     """The card ids to teach and their printed texts."""
-    from vision.profile import ProfileError, link_catalogue
+    from vision.profile import ProfileError, link_catalogue, normal_link
 
     if args.catalogue is None:
         if not args.cards:
             raise ProfileError("say which cards to teach: --cards ID ... or --catalogue NAME")
         return list(dict.fromkeys(args.cards)), {}
-    catalogue = link_catalogue(args.catalogue)
+    args.catalogue = normal_link(args.catalogue)
+    catalogue = link_catalogue(args.catalogue, args.data_dir)
     if args.cards:
         chosen = []
         for token in args.cards:

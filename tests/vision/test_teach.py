@@ -413,3 +413,35 @@ def test_cli_reports_a_stray_image_and_a_corrupt_deck(card_images: Path, tmp_pat
     listed = companion("decks", data=tmp_path)
     assert listed.returncode == 2
     assert f"{broken / MANIFEST}:1: invalid JSON" in listed.stderr
+
+
+def test_cli_teach_with_the_owner_catalogue(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    (decks / "mine.toml").write_text(
+        '[[card]]\nid = "3x-1"\ntext = "3X-1"\nlevel = 2\n', encoding="utf-8"
+    )
+    images = tmp_path / "images"
+    images.mkdir()
+    for card in (ExpressionCard("3x-1", "3X-1", 2), ExpressionCard("6x", "6X")):
+        cv2.imwrite(str(images / f"{file_key(card.text)}.png"), render(card).image[:, :, :3])
+    result = companion(
+        "teach",
+        "mixed",
+        "--catalogue",
+        "owner",
+        "--cards",
+        "3X-1",
+        "6x",
+        "--from-images",
+        str(images),
+        data=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path))
+    profile = load_deck("mixed")
+    assert profile.catalogue == "owner" and profile.card_ids == ["3x-1", "6x"]
+    assert profile.catalogue_card("3x-1").icons == 2
+    assert profile.catalogue_card("6x").text == "6X"
