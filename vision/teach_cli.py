@@ -84,7 +84,8 @@ def _cards(args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
 
 def run_teach(args: argparse.Namespace) -> int:
     """Teach the deck, then save it merged into what was taught before."""
-    from vision.profile import DeckProfile, ProfileError, check_deck_name, decks_dir
+    from companion.errors import CompanionError
+    from vision.profile import ProfileError, check_deck_name
     from vision.teach import DeckTeacher, teach_from_images
 
     name = check_deck_name(args.deck)
@@ -100,17 +101,30 @@ def run_teach(args: argparse.Namespace) -> int:
         )
     else:
         teacher = DeckTeacher(card_ids, deck_name=name, labels=labels, catalogue=args.catalogue)
-        _guide(teacher, args.camera)
+        try:
+            _guide(teacher, args.camera)
+        except (CompanionError, KeyboardInterrupt):
+            # A lost camera or Ctrl-C keeps what was taught so far.
+            if teacher.faces:
+                _save(teacher.profile(), args.data_dir)
+            raise
         profile = teacher.profile()
-    folder = decks_dir(args.data_dir) / name
-    if (folder / "manifest.json").is_file():
-        before = DeckProfile.load(folder)
-        profile = DeckProfile(name, {**before.faces, **profile.faces}, profile.catalogue)
     if not profile.faces:
         raise ProfileError(f"no card was taught; deck {name!r} not saved")
-    profile.save(folder)
-    print(f"saved deck {name}: {len(profile.faces)} cards in {folder}")
+    _save(profile, args.data_dir)
     return 0
+
+
+def _save(profile: Any, data: str | None) -> None:
+    """Save ``profile`` merged into the deck of that name taught before, if any."""
+    from vision.profile import MANIFEST, DeckProfile, decks_dir
+
+    folder = decks_dir(data) / profile.name
+    if (folder / MANIFEST).is_file():
+        before = DeckProfile.load(folder)
+        profile = DeckProfile(profile.name, {**before.faces, **profile.faces}, profile.catalogue)
+    profile.save(folder)
+    print(f"saved deck {profile.name}: {len(profile.faces)} cards in {folder}", flush=True)
 
 
 def _guide(teacher: Any, camera_spec: str) -> None:

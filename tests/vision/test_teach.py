@@ -445,3 +445,29 @@ def test_cli_teach_with_the_owner_catalogue(
     assert profile.catalogue == "owner" and profile.card_ids == ["3x-1", "6x"]
     assert profile.catalogue_card("3x-1").icons == 2
     assert profile.catalogue_card("6x").text == "6X"
+
+
+def test_cli_keeps_the_cards_taught_before_the_camera_ran_out(
+    frames: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    replayed = tmp_path / "camera"
+    replayed.mkdir()
+    for number in range(6):
+        cv2.imwrite(str(replayed / f"{number:03d}.png"), frames["6x"])
+    result = companion(
+        "teach",
+        "short",
+        "--catalogue",
+        "21x",
+        "--cards",
+        "6x",
+        "fib",
+        "--camera",
+        str(replayed),
+        data=tmp_path,
+        stdin="\n\n\n",
+    )
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "saved deck short: 1 cards" in result.stdout
+    assert load_deck("short", tmp_path).card_ids == ["6x"]
