@@ -31,6 +31,7 @@ class _Parser:
         self.text = text
         self.tokens = tokenize(text)
         self.index = 0
+        self.depth = 0
 
     def peek(self) -> Token | None:
         return self.tokens[self.index] if self.index < len(self.tokens) else None
@@ -81,6 +82,17 @@ class _Parser:
             tree = BinaryOp(op, tree, right, source=self.text, position=token.position)
 
     def unary(self) -> Expr:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            token = self.peek()
+            raise self.error("expression nested too deeply",
+                             token.position if token else len(self.text))
+        try:
+            return self.signed()
+        finally:
+            self.depth -= 1
+
+    def signed(self) -> Expr:
         if self.at_operator("-", "+"):
             token = self.take()
             operand = self.unary()
@@ -150,6 +162,15 @@ class _Parser:
         return inner
 
 
+MAX_LENGTH = 500
+"""Longest card text accepted (no real card comes close)."""
+MAX_DEPTH = 100
+"""Deepest nesting of brackets, powers and signs accepted."""
+
+
 def parse(text: str) -> Expr:
     """Parse the text printed on a card; raises :class:`ExpressionError` with the position."""
+    if len(text) > MAX_LENGTH:
+        raise ExpressionError(f"expression too long ({len(text)} characters, limit {MAX_LENGTH})",
+                              text=text[:40] + "...", position=MAX_LENGTH)
     return _Parser(text).parse()
