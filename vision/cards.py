@@ -20,9 +20,13 @@ from vision.observations import CardObservation
 from vision.outline import Quad, find_card_outlines
 
 #: Readings below this confidence are dropped.
-MIN_CONFIDENCE = 0.55
+MIN_CONFIDENCE = 0.7
 #: Card height over rank-glyph height (about 12 to 16 on common decks).
 CARD_PER_GLYPH = 13.0
+#: How far (in card heights) the second corner's index may be from where the first predicts it,
+#: for the same name and for the same rank with another suit.
+OPPOSITE_FIT = 0.35
+OPPOSITE_FIT_OTHER_SUIT = 0.25
 #: Card width over card height.
 CARD_ASPECT = 0.68
 #: Index centre from the card's corner, as fractions of card (width, height).
@@ -285,22 +289,23 @@ def opposite_corner(candidate: IndexCandidate) -> tuple[float, float]:
 
 
 def same_card(first: IndexRead, second: IndexRead) -> bool:
-    """Whether two reads can be one card: its two corners, or one corner read twice.
+    """Whether two reads can be one card: one corner read twice, or its two corners.
 
-    Reads of one name merge when they fit on one card. Reads of the same rank
-    but different suits merge only when they sit exactly at opposite corners of
-    one card, facing opposite ways (a suit misread at one corner).
+    Two corners of one card face opposite ways and sit where the card's size,
+    judged from the glyphs, puts them. Reads of one rank with different suits
+    are merged too (a suit misread at one corner), but only at a tighter fit.
     """
     size = max(first.candidate.glyph_size, second.candidate.glyph_size)
-    gap = float(np.hypot(*np.subtract(first.candidate.center, second.candidate.center)))
-    if first.card == second.card:
-        return gap <= 1.2 * CARD_PER_GLYPH * size
     if first.reading.rank != second.reading.rank:
         return False
+    gap = float(np.hypot(*np.subtract(first.candidate.center, second.candidate.center)))
+    if first.card == second.card and gap <= 2 * size:
+        return True
     facing = float(np.dot(first.candidate.up, second.candidate.up))
     expected = opposite_corner(first.candidate)
     miss = float(np.hypot(*np.subtract(expected, second.candidate.center)))
-    return facing < -0.8 and miss < 0.25 * CARD_PER_GLYPH * size
+    tolerance = OPPOSITE_FIT if first.card == second.card else OPPOSITE_FIT_OTHER_SUIT
+    return facing < -0.8 and miss < tolerance * CARD_PER_GLYPH * size
 
 
 def merge_corners(reads: Sequence[IndexRead]) -> list[CardObservation]:

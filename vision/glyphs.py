@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.errors import CompanionError
-from vision.index_reader import IndexCandidate
+from vision.index_reader import RANK_FEATURES, SUIT_FEATURES, IndexCandidate
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("c", "d", "h", "s")
@@ -100,7 +100,7 @@ class GlyphModel:
         """Read a model written by :meth:`save`."""
         try:
             with np.load(path) as data:
-                return cls(
+                model = cls(
                     data["rank_features"].astype(np.float32),
                     data["rank_labels"],
                     data["suit_features"].astype(np.float32),
@@ -108,6 +108,13 @@ class GlyphModel:
                 )
         except (OSError, KeyError, ValueError) as error:
             raise GlyphModelError(f"{path}: not a glyph model ({error})") from error
+        sizes = (model.rank_features.shape[1], model.suit_features.shape[1])
+        if sizes != (RANK_FEATURES, SUIT_FEATURES):
+            raise GlyphModelError(
+                f"{path}: glyph model made for another reader version (feature sizes {sizes}, "
+                f"expected {(RANK_FEATURES, SUIT_FEATURES)}); teach the deck again"
+            )
+        return model
 
 
 def allowed_suits(redness: float) -> frozenset[str]:

@@ -28,7 +28,7 @@ from vision.index_reader import IndexCandidate, find_index_candidates
 #: Where, as fractions of the upright card (x, y ranges), a corner index lies.
 INDEX_ZONES = (((0.0, 0.27), (0.0, 0.32), -1.0), ((0.73, 1.0), (0.68, 1.0), 1.0))
 #: Reject examples kept per positive example.
-REJECTS_PER_INDEX = 4
+REJECTS_PER_INDEX = 10
 CC0_RANKS = {"a": "A", "j": "J", "q": "Q", "k": "K"}
 FOUR_COLOUR_RANKS = {"T": "10"}
 JOKER_SOURCES = ("J1.png", "J2.png", "four-colour/2J.png")
@@ -42,6 +42,13 @@ class ExampleSet:
     rank_labels: list[str] = field(default_factory=list)
     suit_features: list[np.ndarray] = field(default_factory=list)
     suit_labels: list[str] = field(default_factory=list)
+
+    def extend(self, other: ExampleSet) -> None:
+        """Add ``other``'s examples to these."""
+        self.rank_features.extend(other.rank_features)
+        self.rank_labels.extend(other.rank_labels)
+        self.suit_features.extend(other.suit_features)
+        self.suit_labels.extend(other.suit_labels)
 
     def model(self) -> GlyphModel:
         """The glyph model of these examples."""
@@ -192,11 +199,35 @@ def cc0_card_files(faces_dir: Path) -> Iterable[tuple[Path, str]]:
 def build_model(
     labelled: Iterable[tuple[np.ndarray, str]], variants: int = 3, seed: int = 4
 ) -> GlyphModel:
-    """A glyph model from (upright card image, card name) pairs."""
+    """A glyph model from (upright card image, card name) pairs.
+
+    This is also how a deck is taught: pass photos of its cards, each cut out
+    and turned upright (e.g. with :func:`vision.outline.find_card_outlines`).
+    """
     rng = np.random.default_rng(seed)
     examples = ExampleSet()
     for image, card in labelled:
         add_card_examples(examples, image, card, rng, variants)
+    return examples.model()
+
+
+def examples_per_card(
+    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 3, seed: int = 4
+) -> dict[str, ExampleSet]:
+    """The examples of each card separately, e.g. to teach all cards but one."""
+    rng = np.random.default_rng(seed)
+    per_card: dict[str, ExampleSet] = {}
+    for image, card in labelled:
+        add_card_examples(per_card.setdefault(card, ExampleSet()), image, card, rng, variants)
+    return per_card
+
+
+def model_without(per_card: dict[str, ExampleSet], left_out: str) -> GlyphModel:
+    """A model taught from every card in ``per_card`` except ``left_out``."""
+    examples = ExampleSet()
+    for card, card_examples in per_card.items():
+        if card != left_out:
+            examples.extend(card_examples)
     return examples.model()
 
 

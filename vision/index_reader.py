@@ -23,6 +23,9 @@ import numpy as np
 #: Rank glyph patch (width, height) and suit glyph patch size, in pixels.
 RANK_PATCH = (14, 20)
 SUIT_PATCH = (14, 14)
+#: Feature lengths: rank patch, aspect and two layout values; suit patch and aspect.
+RANK_FEATURES = RANK_PATCH[0] * RANK_PATCH[1] + 3
+SUIT_FEATURES = SUIT_PATCH[0] * SUIT_PATCH[1] + 1
 #: Glyph height range in frame pixels that the reader looks for.
 GLYPH_PIXELS = (6, 90)
 #: Ink must be this much darker (0-255) than the local mean.
@@ -30,6 +33,9 @@ INK_CONTRAST = 18
 #: Blur (in patch pixels) applied to glyph patches, and weight of the aspect ratio feature.
 GLYPH_BLUR = 1.2
 ASPECT_WEIGHT = 0.3
+#: Weight of the index layout (rank-to-suit distance and suit size, over rank height)
+#: appended to the rank features: an index has a typical layout, pips paired by chance not.
+GEOMETRY_WEIGHT = 1.0
 #: Distance from rank centre to suit centre, in rank glyph sizes.
 PAIR_DISTANCE = (0.7, 1.4)
 #: Fraction of the ring around a glyph that must be card white.
@@ -221,8 +227,15 @@ def find_index_candidates(
     rank_index = np.array([g for g, _ in pairs])
     suit_index = np.array([s for _, s in pairs])
     downs = offsets[rank_index, suit_index] / distance[rank_index, suit_index][:, None]
-    ranks = upright_glyphs(blobs, [groups[g] for g in rank_index], downs, RANK_PATCH)
-    suits = upright_glyphs(blobs, [(int(s),) for s in suit_index], downs, SUIT_PATCH)
+    ranks, rank_heights = upright_glyphs(blobs, [groups[g] for g in rank_index], downs, RANK_PATCH)
+    suits, suit_heights = upright_glyphs(blobs, [(int(s),) for s in suit_index], downs, SUIT_PATCH)
+    layout = GEOMETRY_WEIGHT * np.column_stack(
+        (
+            distance[rank_index, suit_index] / rank_heights,
+            suit_heights / rank_heights,
+        )
+    )
+    ranks = np.hstack([ranks, layout.astype(np.float32)])
     candidates: list[IndexCandidate] = []
     for n, (g, s) in enumerate(pairs):
         rank_centre, suit_centre = group_centres[g], blobs.centers[s]
@@ -258,20 +271,23 @@ def upright_glyphs(
     members_list: list[tuple[int, ...]],
     downs: np.ndarray,
     patch: tuple[int, int],
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """Each glyph (made of blobs ``members_list[i]``) turned so ``downs[i]`` points down.
 
-    The glyphs are handled in two batches: those smaller than the patch are
-    splatted 2 x 2 points per pixel, larger ones one point per pixel (see
-    :func:`splat_glyphs`).
+    Returns the glyph features and the upright glyph heights in pixels. The
+    glyphs are handled in two batches: those smaller than the patch are splatted
+    2 x 2 points per pixel, larger ones one point per pixel (see :func:`splat_glyphs`).
     """
     small = np.array([blobs.sizes[list(m)].max() < patch[1] for m in members_list])
     features = np.empty((len(members_list), patch[0] * patch[1] + 1), np.float32)
+    heights = np.empty(len(members_list))
     for chosen, subpixels in ((small, SUBPIXELS), (~small, np.zeros((1, 2)))):
         if chosen.any():
             point_sets = [blobs.glyph_points(members_list[i]) for i in np.nonzero(chosen)[0]]
-            features[chosen] = splat_glyphs(point_sets, downs[chosen], patch, subpixels)
-    return features
+            features[chosen], heights[chosen] = splat_glyphs(
+                point_sets, downs[chosen], patch, subpixels
+            )
+    return features, heights
 
 
 def splat_glyphs(
@@ -279,8 +295,8 @@ def splat_glyphs(
     downs: np.ndarray,
     patch: tuple[int, int],
     subpixels: np.ndarray,
-) -> np.ndarray:
-    """Glyph features from pixel centres, in one batch.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Glyph features and upright heights from pixel centres, in one batch.
 
     Each glyph's pixels (each as the ``subpixels`` offsets) are rotated as
     points so ``downs[i]`` points down, cropped tight, splatted into a ``patch``
@@ -314,4 +330,4 @@ def splat_glyphs(
     flat -= flat.mean(axis=1, keepdims=True)
     flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
     aspect = ASPECT_WEIGHT * np.minimum(width / height, 3.0)
-    return np.hstack([flat, aspect[:, None].astype(np.float32)])
+    return np.hstack([flat, aspect[:, None].astype(np.float32)]), height
