@@ -10,10 +10,12 @@ the player's arithmetic. Event kinds (``data`` fields):
 ``draw`` (player, card)
     The player takes the card (a catalogue id, as the camera reads it) from the deck;
     at most ``max_cards``. N is the number of cards held. A standing player cannot draw.
-``call`` (player, x[, y])
-    Call 21 with the stated X (and Y). 21 exactly wins and ends the game; anything else
-    (a wrong total, X = 0, a non-integer X when not allowed, Y <= 0) eliminates the
-    player and, while the stand timer runs, restarts it.
+``call`` (player[, x, y])
+    Call 21. Without X (the call button) every player stops at once: nothing else is
+    accepted, and the stand timer waits, until the caller's ``call`` with X (and Y)
+    arrives. With X the call is checked: 21 exactly wins and ends the game; anything
+    else (a wrong total, X = 0, a non-integer X when not allowed, Y <= 0) eliminates
+    the player and, while the stand timer runs, restarts it from then.
 ``stand`` (player, x[, y], total)
     The player's total and X are locked and the shared stand timer starts. Only one
     player can stand; the stated total must be a valid total (at most 21, and not 20).
@@ -31,8 +33,10 @@ strictly higher valid total; equal totals rank the standing player first, then t
 player with more difficulty icons; players still tied all win if correct. The first
 rank with a correct total wins; a bust, a 20, or a total the cards do not give at the
 stated X is "not correct" and that player is eliminated. The winners score the icons on
-all their cards. Options: ``non_integer_x``, ``max_cards``, ``stand_seconds``,
-``warning_seconds``, ``last_player`` ("plays_on": the last player left must still call
+all their cards; the summary's ``why`` says why each eliminated player is out.
+
+Options: ``non_integer_x``, ``max_cards``, ``stand_seconds``, ``warning_seconds``,
+``last_player`` ("plays_on": the last player left must still call
 21 or stand on a correct total, which is checked at once; "wins": they win outright),
 ``catalogue``. The start event carries each player's ``v`` (1 + games won this session).
 """
@@ -55,7 +59,7 @@ from companion.errors import (
 from companion.events import Event
 from companion.expr import parse
 from companion.games.base import option
-from companion.hand import MAX_CARDS, HandRules, Status, evaluate_hand, status_of
+from companion.hand import MAX_CARDS, TWENTY_ONE, HandRules, Status, evaluate_hand, status_of
 from companion.timers import EXPIRED, WARNING, Countdown
 
 STAND_TIMER = "stand"
@@ -89,6 +93,18 @@ def number(data: Mapping[str, Any], key: str) -> Fraction:
         raise IllegalMove(f"{key!r} must be a number, not {value!r}") from None
 
 
+def fraction_text(value: Fraction) -> str:
+    """A number as a person writes it: ``21``, ``12.5`` or ``7/3``.
+
+    >>> fraction_text(Fraction(25, 2)), fraction_text(Fraction(7, 3))
+    ('12.5', '7/3')
+    """
+    if value.denominator == 1:
+        return str(value.numerator)
+    decimal = f"{float(value):.6g}"
+    return decimal if Fraction(decimal) == value else str(value)
+
+
 def fraction_json(value: Fraction) -> int | str:
     """A number for JSON: an int when whole, else ``"p/q"``.
 
@@ -111,6 +127,15 @@ class Claim:
         """The claim in an event's data."""
         return cls(x=number(data, "x"), y=optional_number(data, "y"),
                    total=number(data, "total") if with_total else None)
+
+    def describe(self) -> str:
+        """The stated X (and Y) as a person would say them.
+
+        >>> Claim(x=Fraction(4), y=Fraction(2)).describe()
+        'X = 4, Y = 2'
+        """
+        y = "" if self.y is None else f", Y = {self.y}"
+        return f"X = {self.x}{y}"
 
     def to_json(self) -> dict[str, Any]:
         """The claim as JSON-ready data."""
@@ -151,20 +176,34 @@ class Cards:
         """The difficulty icons on these cards."""
         return sum(self.card(card).icons for card in cards)
 
-    def total(self, cards: Sequence[str], claim: Claim, v: int) -> Fraction | None:
-        """The hand's total at the claim's X and Y, or None if that binding is not allowed."""
+    def total(self, cards: Sequence[str], claim: Claim, v: int) -> Fraction:
+        """The hand's total at the claim's X and Y; ``HandError`` if that binding is not
+        allowed (X = 0, a missing Y...)."""
         expressions = [self.card(card).expression for card in cards]
         try:
             result = evaluate_hand([e for e in expressions if e is not None], claim.x,
                                    y=claim.y, v=v, rules=self.hand_rules)
-        except (HandError, ExpressionError):
-            return None
+        except ExpressionError as error:
+            raise HandError(str(error)) from None
         return result.total
 
-    def correct(self, cards: Sequence[str], claim: Claim, v: int) -> bool:
-        """True if the cards give exactly the claimed total and it is a valid total."""
-        total = self.total(cards, claim, v)
-        return total is not None and total == claim.total and status_of(total) != Status.BUST
+    def judge(self, cards: Sequence[str], claim: Claim, v: int,
+              said: str) -> tuple[Fraction | None, str]:
+        """What the cards give at the claim's X and Y (None if not allowed), and why the
+        claim is wrong (``""`` if right). ``said`` is the claim in words ("called 21",
+        "stood on 14"); the claimed total (21 for a call) must be a valid total, exactly
+        what the cards give."""
+        target = TWENTY_ONE if claim.total is None else claim.total
+        if status_of(target) == Status.BUST:
+            return None, f"{said}, which is bust"
+        try:
+            total = self.total(cards, claim, v)
+        except HandError as error:
+            return None, f"{said} with {claim.describe()}: {error}"
+        if total != target:
+            made = fraction_text(total)
+            return total, f"{said} with {claim.describe()} but the cards make {made}"
+        return total, ""
 
 
 def inline_card(entry: Any) -> Card:
@@ -218,14 +257,27 @@ def read_cards(data: Mapping[str, Any], options: Mapping[str, Any]) -> Cards:
     return Cards(known=known, hand_rules=rules)
 
 
-def declared_deck(cards: Cards, data: Mapping[str, Any]) -> tuple[str, ...]:
-    """The start event's ``deck`` (default: every known card)."""
+@dataclass(frozen=True)
+class Setup:
+    """What a 21X start event declares: its options, the cards it knows and the deck."""
+
+    options: Mapping[str, Any]
+    cards: Cards
+    deck: tuple[str, ...]
+
+
+def read_setup(data: Mapping[str, Any]) -> Setup:
+    """The options, known cards and declared ``deck`` (default: every known card)."""
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise IllegalMove("'options' must be an object")
+    cards = read_cards(data, options)
     deck = data.get("deck")
     if deck is None:
-        return tuple(cards.known)
+        return Setup(options, cards, tuple(cards.known))
     if not isinstance(deck, list):
         raise IllegalMove("'deck' must be a list of card ids")
-    return cards.check(deck)
+    return Setup(options, cards, cards.check(deck))
 
 
 def take_from_deck(deck: frozenset[str], card: Any, places: Mapping[str, str]) -> frozenset[str]:
@@ -235,7 +287,9 @@ def take_from_deck(deck: frozenset[str], card: Any, places: Mapping[str, str]) -
     if not deck:
         raise IllegalMove("the deck is empty")
     if card not in deck:
-        where = places.get(card, "not in the declared deck")
+        where = places.get(card)
+        if where is None:
+            raise IllegalMove(f"card {card!r} is not in the declared deck")
         raise IllegalMove(f"card {card!r} is not in the deck ({where})")
     return deck - {card}
 
@@ -253,7 +307,9 @@ class X21State:
     warning_seconds: int
     last_player: str
     eliminated: tuple[str, ...] = ()
+    why: Mapping[str, str] = field(default_factory=dict)
     standing: str | None = None
+    calling: str | None = None
     claims: Mapping[str, Claim] = field(default_factory=dict)
     timer: Countdown | None = None
     phase: str = "dealing"
@@ -270,8 +326,13 @@ class X21State:
         return [p for p in self.active() if p != self.standing]
 
     def places(self) -> dict[str, str]:
-        """Where every card outside the deck is: ``{card: "ann's hand"}``."""
-        return {card: f"{player}'s hand" for player, hand in self.hands.items() for card in hand}
+        """Where every card outside the deck is: ``{card: "in ann's hand"}``."""
+        return {card: f"in {player}'s hand" for player, hand in self.hands.items()
+                for card in hand}
+
+    def without(self, why: Mapping[str, str]) -> X21State:
+        """This state with the players in ``why`` eliminated, for the reasons given."""
+        return replace(self, eliminated=(*self.eliminated, *why), why={**self.why, **why})
 
 
 class X21Rules:
@@ -286,26 +347,22 @@ class X21Rules:
                 or not all(isinstance(p, str) and p for p in players)
                 or len(set(players)) != len(players)):
             raise IllegalMove("21x needs a list of two or more distinct player names")
-        options = data.get("options", {})
-        if not isinstance(options, dict):
-            raise IllegalMove("'options' must be an object")
-        cards = read_cards(data, options)
-        deck = declared_deck(cards, data)
+        setup = read_setup(data)
         v = data.get("v", {})
         if not isinstance(v, dict) or not all(
                 isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in v.values()):
             raise IllegalMove("'v' must map players to whole numbers >= 1")
-        last_player = option(options, "last_player", "plays_on", str)
+        last_player = option(setup.options, "last_player", "plays_on", str)
         if last_player not in LAST_PLAYER_READINGS:
             raise IllegalMove(f"option 'last_player' must be one of {LAST_PLAYER_READINGS}")
-        stand_seconds = option(options, "stand_seconds", 60.0, float)
+        stand_seconds = option(setup.options, "stand_seconds", 60.0, float)
         if stand_seconds <= 0:
             raise IllegalMove("option 'stand_seconds' must be positive")
         return X21State(
-            players=tuple(players), cards=cards, deck=frozenset(deck),
+            players=tuple(players), cards=setup.cards, deck=frozenset(setup.deck),
             hands={p: () for p in players}, v={p: int(v.get(p, 1)) for p in players},
             stand_seconds=stand_seconds,
-            warning_seconds=option(options, "warning_seconds", 10, int),
+            warning_seconds=option(setup.options, "warning_seconds", 10, int),
             last_player=last_player, t=event.t,
         )
 
@@ -320,7 +377,7 @@ class X21Rules:
         return handler(replace(state, t=event.t), event)
 
     def due(self, state: X21State, now: float) -> list[Event]:
-        if state.timer is None or state.phase != "playing":
+        if state.timer is None or state.phase != "playing" or state.calling is not None:
             return []
         return state.timer.due(STAND_TIMER, now)
 
@@ -333,11 +390,13 @@ class X21Rules:
             "players": list(state.players),
             "winners": list(state.winners),
             "eliminated": list(state.eliminated),
+            "why": dict(state.why),
             "points": points,
             "over": state.phase == "over",
             "phase": state.phase,
             "reason": state.reason,
             "standing": state.standing,
+            "calling": state.calling,
             "claims": {p: c.to_json() for p, c in state.claims.items()},
             "hands": {p: list(h) for p, h in state.hands.items()},
             "v": dict(state.v),
@@ -362,6 +421,8 @@ def _playing(state: X21State, event: Event) -> str:
         raise IllegalMove("play starts once every player has been dealt 2 cards")
     if state.phase != "playing":
         raise IllegalMove("the minute is up: players now state their best totals")
+    if state.calling is not None and state.calling != player:
+        raise IllegalMove(f"{state.calling} called 21: everyone stops until it is checked")
     if player == state.standing:
         raise IllegalMove(f"{player} is standing: their cards and total are locked")
     return player
@@ -371,18 +432,23 @@ def _deal(state: X21State, event: Event) -> X21State:
     player = _player(state, event)
     if state.phase != "dealing" or len(state.hands[player]) >= 2:
         raise IllegalMove(f"{player} has been dealt 2 cards already: draw instead")
-    card = event.data.get("card")
-    deck = take_from_deck(state.deck, card, state.places())
-    hands = {**state.hands, player: (*state.hands[player], str(card))}
-    dealt = all(len(hand) == 2 for hand in hands.values())
-    return replace(state, deck=deck, hands=hands, phase="playing" if dealt else "dealing")
+    state = _take(state, player, event)
+    dealt = all(len(hand) == 2 for hand in state.hands.values())
+    return replace(state, phase="playing") if dealt else state
 
 
 def _draw(state: X21State, event: Event) -> X21State:
     player = _playing(state, event)
+    if state.calling is not None:
+        raise IllegalMove(f"{player} called 21: state X, no more drawing")
     limit = state.cards.hand_rules.max_cards
     if limit is not None and len(state.hands[player]) >= limit:
         raise IllegalMove(f"{player} already has {limit} cards, the most allowed")
+    return _take(state, player, event)
+
+
+def _take(state: X21State, player: str, event: Event) -> X21State:
+    """``player`` takes the event's card from the deck."""
     card = event.data.get("card")
     deck = take_from_deck(state.deck, card, state.places())
     hands = {**state.hands, player: (*state.hands[player], str(card))}
@@ -391,26 +457,31 @@ def _draw(state: X21State, event: Event) -> X21State:
 
 def _call(state: X21State, event: Event) -> X21State:
     player = _playing(state, event)
+    if "x" not in event.data:
+        if state.calling is not None:
+            raise IllegalMove(f"{player} called 21 already: state X")
+        return replace(state, calling=player)
     claim = Claim.read(event.data, with_total=False)
-    total = state.cards.total(state.hands[player], claim, state.v[player])
+    total, fault = state.cards.judge(state.hands[player], claim, state.v[player], "called 21")
     claims = {**state.claims, player: replace(claim, total=total)}
-    if total == 21:
-        return replace(state, claims=claims, winners=(player,), phase="over",
-                       reason=f"{player} called 21 and made it")
+    state = replace(state, calling=None, claims=claims)
+    if not fault:
+        return replace(state, winners=(player,), phase="over", timer=None,
+                       reason=f"{player} called 21 with {claim.describe()} and made it")
     timer = state.timer.restarted(event.t) if state.timer is not None else None
-    eliminated = replace(state, claims=claims, eliminated=(*state.eliminated, player),
-                         timer=timer)
-    return _settle(eliminated)
+    return _settle(replace(state.without({player: fault}), timer=timer))
 
 
 def _stand(state: X21State, event: Event) -> X21State:
     player = _playing(state, event)
+    if state.calling is not None:
+        raise IllegalMove(f"{player} called 21: state X, not a total")
     if state.standing is not None:
         raise IllegalMove(f"{state.standing} is standing: nobody else can stand")
     claim = Claim.read(event.data, with_total=True)
     assert claim.total is not None
     if status_of(claim.total) == Status.BUST:
-        raise IllegalMove(f"cannot stand on {fraction_json(claim.total)}: it is bust")
+        raise IllegalMove(f"cannot stand on {fraction_text(claim.total)}: it is bust")
     timer = Countdown(started_at=event.t, duration=state.stand_seconds,
                       warnings=state.warning_seconds)
     return _settle(replace(state, standing=player, claims={**state.claims, player: claim},
@@ -418,7 +489,8 @@ def _stand(state: X21State, event: Event) -> X21State:
 
 
 def _timer(state: X21State, event: Event) -> X21State:
-    if state.timer is None or state.phase != "playing" or not state.timer.is_next(event):
+    if (state.timer is None or state.phase != "playing" or state.calling is not None
+            or not state.timer.is_next(event)):
         raise IllegalMove(f"no {event.kind} of the stand timer is due at {event.t}")
     timer = state.timer.logged(event)
     if event.kind == EXPIRED:
@@ -445,21 +517,22 @@ def _state_total(state: X21State, event: Event) -> X21State:
 
 def _pass(state: X21State, event: Event) -> X21State:
     player = _stating(state, event)
-    return _settle(replace(state, eliminated=(*state.eliminated, player)))
+    return _settle(state.without({player: "passed: no total to state"}))
 
 
 def _close(state: X21State, event: Event) -> X21State:
     if state.phase != "stating":
         raise IllegalMove("only the statements at the end of the minute can be closed")
     silent = [p for p in state.chasers() if p not in state.claims]
-    return _resolve(replace(state, eliminated=(*state.eliminated, *silent)))
+    return _resolve(state.without({p: "stated no total when the minute ran out" for p in silent}))
 
 
 def _settle(state: X21State) -> X21State:
     """Apply the end-of-game conditions that follow from who is still in."""
     active = state.active()
     if not active:
-        return replace(state, phase="over", reason="every player was eliminated: no winner")
+        return replace(state, phase="over", timer=None,
+                       reason="every player was eliminated: no winner")
     if state.standing is None:
         if len(active) == 1 and state.last_player == "wins":
             return replace(state, phase="over", winners=(active[0],),
@@ -471,29 +544,57 @@ def _settle(state: X21State) -> X21State:
     return state
 
 
+def _rank(state: X21State, player: str) -> tuple[Fraction, bool, int]:
+    """Where a stated total ranks: by total, then the standing player, then most icons."""
+    total = state.claims[player].total
+    assert total is not None
+    return total, player == state.standing, state.cards.icons(state.hands[player])
+
+
+def _fault(state: X21State, player: str) -> str:
+    """Why the player's stated total is not correct (``""`` if it is)."""
+    claim = state.claims[player]
+    assert claim.total is not None
+    said = "stood on" if player == state.standing else "stated"
+    return state.cards.judge(state.hands[player], claim, state.v[player],
+                             f"{said} {fraction_text(claim.total)}")[1]
+
+
 def _resolve(state: X21State) -> X21State:
-    """Check the stated totals from the best down; the first correct rank wins."""
-    ranked: dict[tuple[Fraction, bool, int], list[str]] = {}
-    wrong: list[str] = []
-    for player in state.active():
-        total = state.claims[player].total if player in state.claims else None
-        if total is None:
-            continue
-        if status_of(total) == Status.BUST:
-            wrong.append(player)
-            continue
-        key = (total, player == state.standing, state.cards.icons(state.hands[player]))
-        ranked.setdefault(key, []).append(player)
-    for key in sorted(ranked, reverse=True):
-        right = [p for p in ranked[key]
-                 if state.cards.correct(state.hands[p], state.claims[p], state.v[p])]
-        wrong += [p for p in ranked[key] if p not in right]
-        if right:
-            return replace(state, phase="over", winners=tuple(right), timer=None,
-                           eliminated=(*state.eliminated, *wrong),
-                           reason=f"best correct total {fraction_json(key[0])}")
-    return replace(state, phase="over", timer=None, eliminated=(*state.eliminated, *wrong),
-                   reason="no stated total was correct: no winner")
+    """Check the stated totals from the best rank down; the first rank with a correct
+    total wins (everyone correct in it). Those checked and wrong are eliminated."""
+    ranks = {p: _rank(state, p) for p in state.active() if p in state.claims}
+    faults: dict[str, str] = {}
+    winners: tuple[str, ...] = ()
+    for rank in sorted(set(ranks.values()), reverse=True):
+        group = [p for p in ranks if ranks[p] == rank]
+        faults.update({p: _fault(state, p) for p in group})
+        winners = tuple(p for p in group if not faults[p])
+        if winners:
+            break
+    over = replace(state.without({p: why for p, why in faults.items() if why}),
+                   phase="over", winners=winners, timer=None)
+    return replace(over, reason=_resolved_reason(over, ranks))
+
+
+def _resolved_reason(state: X21State, ranks: Mapping[str, tuple[Fraction, bool, int]]) -> str:
+    """Who won the checking of stated totals, and over whom."""
+    if not state.winners or state.standing is None:
+        return "no stated total was correct"
+    stand_total = state.claims[state.standing].total
+    assert stand_total is not None
+    stand = f"{state.standing}'s stand on {fraction_text(stand_total)}"
+    if state.standing in state.winners:
+        return f"nobody beat {stand}"
+    names = " and ".join(state.winners)
+    total, _, icons = ranks[state.winners[0]]
+    if state.standing in state.eliminated:
+        reason = f"{names} had the best correct total, {fraction_text(total)} ({stand} was wrong)"
+    else:
+        reason = f"{names} beat {stand} with {fraction_text(total)}"
+    fewer = [p for p, (t, standing, n) in ranks.items()
+             if t == total and not standing and n < icons]
+    return reason + (f" (more difficulty icons than {', '.join(fewer)})" if fewer else "")
 
 
 _HANDLERS = {

@@ -14,7 +14,8 @@ declared deck is: in the deck, the hand, a scored hand or the discards. Event ki
 ``make21`` (x[, y])
     Checked against the hand with V = 1 + hands in the score area. Exactly 21 moves the
     hand to the score area for its icons; reaching ``target`` points (21) ends the game
-    and stops the stopwatch. Anything else changes nothing: keep playing.
+    and stops the stopwatch. Anything else changes nothing but ``attempts`` and
+    ``miss`` (why it was not 21): keep playing.
 ``reshuffle`` ()
     The deck is empty: the discards become the new deck.
 
@@ -31,8 +32,7 @@ from typing import Any
 from companion.errors import IllegalMove
 from companion.events import Event
 from companion.games.base import option
-from companion.games.x21 import Cards, Claim, declared_deck, read_cards
-from companion.games.x21 import take_from_deck as _take
+from companion.games.x21 import Cards, Claim, read_setup, take_from_deck
 from companion.timers import Stopwatch
 
 CORE_SET = "core"
@@ -51,6 +51,7 @@ class SoloState:
     discards: frozenset[str] = frozenset()
     stopwatch: Stopwatch | None = None
     attempts: int = 0
+    miss: str = ""
     points: int = 0
     t: float = 0.0
 
@@ -83,22 +84,18 @@ class SoloRules:
         player = data.get("player", "player")
         if not isinstance(player, str) or not player:
             raise IllegalMove("'player' must be a name")
-        options = data.get("options", {})
-        if not isinstance(options, dict):
-            raise IllegalMove("'options' must be an object")
-        cards = read_cards(data, options)
-        deck = declared_deck(cards, data)
-        core = [card.id for card in cards.known.values() if card.set == CORE_SET]
-        missing = [card for card in core if card not in deck]
+        setup = read_setup(data)
+        core = [card.id for card in setup.cards.known.values() if card.set == CORE_SET]
+        missing = [card for card in core if card not in setup.deck]
         if missing:
             shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
             raise IllegalMove(f"single player must include every core card: "
                               f"{len(missing)} missing ({shown})")
-        target = option(options, "target", 21, int)
+        target = option(setup.options, "target", 21, int)
         if target < 1:
             raise IllegalMove("option 'target' must be at least 1")
-        return SoloState(player=player, cards=cards, target=target,
-                         deck=frozenset(deck), t=event.t)
+        return SoloState(player=player, cards=setup.cards, target=target,
+                         deck=frozenset(setup.deck), t=event.t)
 
     def apply(self, state: SoloState, event: Event) -> SoloState:
         if state.over:
@@ -128,6 +125,7 @@ class SoloRules:
             "scored": [list(hand) for hand in state.scored],
             "v": state.v,
             "attempts": state.attempts,
+            "miss": state.miss,
             "deck_left": len(state.deck),
             "discards": sorted(state.discards),
         }
@@ -137,7 +135,7 @@ def _take_card(state: SoloState, event: Event) -> tuple[frozenset[str], str]:
     card = event.data.get("card")
     if not state.deck and state.discards:
         raise IllegalMove("the deck is empty: reshuffle the discards into a new deck first")
-    deck = _take(state.deck, card, state.places())
+    deck = take_from_deck(state.deck, card, state.places())
     return deck, str(card)
 
 
@@ -169,15 +167,15 @@ def _make21(state: SoloState, event: Event) -> SoloState:
     if len(state.hand) < 2:
         raise IllegalMove("a hand needs at least its 2 dealt cards")
     claim = Claim.read(event.data, with_total=False)
-    total = state.cards.total(state.hand, claim, state.v)
-    if total != 21:
-        return replace(state, attempts=state.attempts + 1)
+    _, miss = state.cards.judge(state.hand, claim, state.v, "tried")
+    if miss:
+        return replace(state, attempts=state.attempts + 1, miss=miss)
     points = state.points + state.cards.icons(state.hand)
     watch = state.stopwatch
     if points >= state.target and watch is not None:
         watch = watch.stop(event.t)
     return replace(state, hand=(), scored=(*state.scored, state.hand), points=points,
-                   stopwatch=watch, attempts=state.attempts + 1)
+                   stopwatch=watch, attempts=state.attempts + 1, miss="")
 
 
 def _reshuffle(state: SoloState, event: Event) -> SoloState:

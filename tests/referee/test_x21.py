@@ -85,7 +85,7 @@ def test_cards_cannot_be_got_rid_of_or_taken_twice(tmp_path: Path) -> None:
     game.deal({"ann": ["10", "4"], "ben": ["3x", "x+5"]})
     with pytest.raises(IllegalMove, match="no cards can be got rid of"):
         game.do("discard", player="ann", card="10")
-    with pytest.raises(IllegalMove, match=r"'10' is not in the deck \(ann's hand\)"):
+    with pytest.raises(IllegalMove, match=r"'10' is not in the deck \(in ann's hand\)"):
         game.do("draw", player="ben", card="10")
     with pytest.raises(IllegalMove, match="not in the declared deck"):
         game.do("draw", player="ben", card="joker")
@@ -171,21 +171,22 @@ def test_beat_means_a_strictly_higher_correct_total(tmp_path: Path) -> None:
 
 
 def test_tied_chasers_split_by_icons_then_all_win(tmp_path: Path) -> None:
-    game = table(tmp_path / "a", ["ann", "ben", "cat"])
-    game.deal({"ann": ["3x", "x+5"], "ben": ["9", "5"], "cat": ["10", "4"]})
-    game.do("stand", player="ann", x=2, total=13)
-    game.at(60).referee.tick()
-    game.do("state", player="ben", x=1, total=14)
-    summary = game.do("state", player="cat", x=1, total=14)
+    stand = ("stand", "ann", 2, 13)
+    summary = played(tmp_path / "a", {"ann": ["3x", "x+5"], "ben": ["9", "5"], "cat": ["10", "4"]},
+                     [stand, ("state", "ben", 1, 14), ("state", "cat", 1, 14)])
     assert sorted(summary["winners"]) == ["ben", "cat"]
     assert summary["points"] == {"ann": 0, "ben": 2, "cat": 2}
-    icons = table(tmp_path / "b", ["ann", "ben", "cat"])
-    icons.deal({"ann": ["3x", "x+5"], "ben": ["9", "5"], "cat": ["2n", "10"]})
-    icons.do("stand", player="ann", x=2, total=13)
-    icons.at(60).referee.tick()
-    icons.do("state", player="ben", x=1, total=14)
-    summary = icons.do("state", player="cat", x=1, total=14)
+    summary = played(tmp_path / "b", {"ann": ["3x", "x+5"], "ben": ["9", "5"], "cat": ["2n", "10"]},
+                     [stand, ("state", "ben", 1, 14), ("state", "cat", 1, 14)])
     assert summary["winners"] == ["cat"] and summary["points"]["cat"] == 3
+    assert summary["eliminated"] == []
+
+
+def test_a_wrong_best_tied_total_passes_the_win_to_its_equal(tmp_path: Path) -> None:
+    summary = played(tmp_path, {"ann": ["3x", "x+5"], "ben": ["10", "4"], "cat": ["2n", "9"]},
+                     [("stand", "ann", 2, 13), ("state", "ben", 1, 14), ("state", "cat", 1, 14)])
+    assert summary["winners"] == ["ben"] and summary["eliminated"] == ["cat"]
+    assert summary["points"] == {"ann": 0, "ben": 2, "cat": 0}
 
 
 def test_a_wrong_call_during_the_minute_restarts_it(tmp_path: Path) -> None:
@@ -325,8 +326,8 @@ def test_bad_start_events_are_refused(tmp_path: Path, start: dict[str, Any], mes
 
 
 ACTION = st.tuples(
-    st.sampled_from(["deal", "draw", "draw", "draw", "call", "stand", "stand", "state", "state",
-                     "state", "pass", "close", "discard"]),
+    st.sampled_from(["deal", "draw", "draw", "draw", "call", "press", "stand", "stand", "state",
+                     "state", "state", "pass", "close", "discard"]),
     st.integers(0, 3), st.integers(0, len(ALL_IDS)), st.integers(-3, 5), st.integers(-5, 24),
     st.sampled_from([0.0, 0.5, 3.0, 20.0, 45.0]),
 )
@@ -353,18 +354,103 @@ def test_random_event_sequences_keep_the_invariants(
             log.append(timer_event)
         data = {"player": names[who % players], "card": [*order, "joker"][card],
                 "x": x, "total": total}
+        if kind == "press":  # the call button: X follows in a second call
+            kind, data = "call", {"player": data["player"]}
         event = Event(kind, data, t=now, seq=len(log) + 1)
+        calling = state.calling
         try:
             state = RULES.apply(state, event)
         except IllegalMove:
             continue
         log.append(event)
+        assert calling is None or (kind, data["player"]) == ("call", calling)
         in_hands = [c for hand in state.hands.values() for c in hand]
         assert sorted([*state.deck, *in_hands]) == sorted(ALL_IDS)  # each card in one place
         summary = RULES.summary(state)
         assert all(summary["points"][p] >= points[p] for p in names)
         points = summary["points"]
         assert set(summary["winners"]) <= set(names) - set(summary["eliminated"])
+        assert set(summary["why"]) == set(summary["eliminated"])
         assert summary["over"] or not summary["winners"]
     numbered = [Event(e.kind, e.data, e.t, seq) for seq, e in enumerate(log, start=1)]
     assert replay(numbered).summary() == RULES.summary(state)
+
+
+def test_a_call_stops_everyone_until_the_caller_states_x(tmp_path: Path) -> None:
+    game = table(tmp_path, ["ann", "ben", "cat"])
+    game.deal({"ann": ["10", "4"], "ben": ["3x", "x+5"], "cat": ["9", "5"]})
+    game.at(10).do("stand", player="cat", x=1, total=14)
+    summary = game.at(65).do("call", player="ann")  # the button: X comes next
+    assert summary["calling"] == "ann" and summary["eliminated"] == []
+    for kind, data in (("draw", {"card": "n"}), ("call", {}), ("call", {"x": 4})):
+        with pytest.raises(IllegalMove, match="ann called 21: everyone stops"):
+            game.do(kind, player="ben", **data)
+    with pytest.raises(IllegalMove, match="ann called 21 already: state X"):
+        game.do("call", player="ann")
+    assert game.at(75).referee.tick() == []  # the minute waits for the check
+    summary = game.at(80).do("call", player="ann", x=1)
+    assert summary["calling"] is None and summary["eliminated"] == ["ann"]
+    assert summary["timer_ends_at"] == 1140.0
+    game.at(90).do("call", player="ben")
+    assert game.at(95).do("call", player="ben", x=4)["winners"] == ["ben"]
+
+
+def test_a_press_without_x_needs_play_to_have_started(tmp_path: Path) -> None:
+    game = table(tmp_path, ["ann", "ben"])
+    game.do("deal", player="ann", card="10")
+    with pytest.raises(IllegalMove, match="play starts once"):
+        game.do("call", player="ann")
+
+
+def test_eliminations_say_why(tmp_path: Path) -> None:
+    game = table(tmp_path, ["ann", "ben", "cat", "dan", "eve", "fay"])
+    game.deal({"ann": ["6x", "2x+4", "x/2"], "ben": ["7-x", "4"], "cat": ["10", "9"],
+               "dan": ["3x", "x+5"], "eve": ["y", "5"], "fay": ["2n", "6"]})
+    game.do("call", player="ann", x=4)
+    game.do("call", player="ben", x=0)
+    game.do("stand", player="cat", x=1, total=18)
+    game.at(60).referee.tick()
+    game.do("state", player="dan", x=5, total=20)
+    game.do("pass", player="eve")
+    summary = game.at(70).do("close")
+    assert summary["why"] == {
+        "ann": "called 21 with X = 4 but the cards make 38",
+        "ben": "called 21 with X = 0: X cannot be 0",
+        "dan": "stated 20, which is bust",
+        "eve": "passed: no total to state",
+        "fay": "stated no total when the minute ran out",
+        "cat": "stood on 18 with X = 1 but the cards make 19",
+    }
+    assert summary["winners"] == [] and summary["reason"] == "no stated total was correct"
+
+
+def test_the_reason_tells_who_beat_whom(tmp_path: Path) -> None:
+    games = [
+        ({"ann": ["6x", "2x+4", "x/2"], "ben": ["10", "4"]}, [("call", "ann", 2, None)]),
+        ({"ann": ["10", "4"], "ben": ["9", "5"]}, [("stand", "ann", 1, 14),
+                                                  ("state", "ben", 1, 14)]),
+        ({"ann": ["3x", "x+5"], "ben": ["9", "5"], "cat": ["2n", "10"]},
+         [("stand", "ann", 2, 13), ("state", "ben", 1, 14), ("state", "cat", 1, 14)]),
+        ({"ann": ["10", "4"], "ben": ["9", "5"]}, [("stand", "ann", 1, 15),
+                                                  ("state", "ben", 1, 14)]),
+    ]
+    reasons = [played(tmp_path / str(n), *game)["reason"] for n, game in enumerate(games)]
+    assert reasons == [
+        "ann called 21 with X = 2 and made it",
+        "nobody beat ann's stand on 14",
+        "cat beat ann's stand on 13 with 14 (more difficulty icons than ben)",
+        "ben had the best correct total, 14 (ann's stand on 15 was wrong)",
+    ]
+
+
+def played(tmp_path: Path, hands: dict[str, list[str]],
+           moves: list[tuple[str, str, int, int | None]]) -> dict[str, Any]:
+    """The summary after dealing ``hands`` and playing ``moves`` (kind, player, X, total);
+    the first ``state`` comes after the stand timer has run out."""
+    game = table(tmp_path, list(hands))
+    game.deal(hands)
+    for kind, player, x, total in moves:
+        if kind == "state":
+            game.at(60).referee.tick()
+        game.do(kind, player=player, x=x, **({} if total is None else {"total": total}))
+    return game.referee.summary()
