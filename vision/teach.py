@@ -302,11 +302,10 @@ def teach_from_images(
         catalogue=catalogue,
         find_outlines=find_outlines,
     )
-    while (status := teacher.status).step is not Step.DONE:
-        assert status.card_id is not None
-        path = images.get(status.card_id)
-        label = teacher.labels.get(status.card_id, status.card_id)
-        where = f"({status.position}/{status.total})"
+    for position, card_id in enumerate(card_ids, start=1):
+        path = images.get(card_id)
+        label = teacher.labels.get(card_id, card_id)
+        where = f"({position}/{len(card_ids)})"
         if path is None:
             teacher.skip()
             line = f"skipped {label} {where}: no image"

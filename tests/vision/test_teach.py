@@ -27,6 +27,7 @@ from vision.profile import (
     ProfileRecognizer,
     load_deck,
     taught_decks,
+    warp_face,
 )
 from vision.synthetic import CardFace, ExpressionCard, FaceLibrary, SceneBuilder
 from vision.synthetic import render_expression_card as render
@@ -135,6 +136,11 @@ def test_catalogue_link_gives_expression_and_icons(
     }
     assert [taught.catalogue_card(card_id).icons for card_id in ("6x", "x/2", "fib")] == [1, 2, 3]
     assert all(0.5 < observation.confidence <= 1.0 for observation in seen.values())
+    # Each face is clearly more like its own card than like the next best one.
+    for observation in seen.values():
+        face = warp_face(scene.image, observation.corners)
+        match = recogniser.match_face(face)
+        assert match.card_id == observation.card and match.runner_up < match.score - 0.05
 
 
 def test_untaught_cards_are_left_out_as_unknown(taught: DeckProfile, shared_data: Path) -> None:
