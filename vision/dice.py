@@ -10,7 +10,9 @@ The method, in three steps, with every size measured relative to the pips found:
    roundest pip of the body (dropped by ``roundness_drop``; motion blur flattens all pips
    alike, so this is relative), or sit on a shaded face (dropped by ``face_shade``).
 3. **Faces**: the remaining pips are linked when closer than ``link`` pip diameters; each
-   group is one top face and its size is the value. Two groups closer than ``merge`` pip
+   group is one top face and its size is the value; a group not laid out like a die face
+   (checked up to an affine view: rows, parallelograms, centres) drops its weakest one or
+   two pips, usually a side-face pip, to become one. Two groups closer than ``merge`` pip
    diameters are two faces of one die: the one with the larger, rounder pips wins. A face
    of one pip must sit in clear face all round (``lone_pip_ring``), and faces at the frame
    edge are dropped (``edge_margin``).
@@ -25,6 +27,7 @@ by inverting the picture. Figures on the real photos: ``python -m benchmarks dic
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +40,7 @@ from vision.observations import DieObservation
 
 Image = npt.NDArray[Any]
 """A frame as OpenCV gives it: height x width x 3, BGR, uint8."""
+Point = tuple[float, float]
 
 MAX_PIPS = 6
 BACKGROUND_SIZE = (160, 120)
@@ -59,7 +63,9 @@ class DiceSettings:
     diameters, see the module text. ``colour_weight``: weight of "less yellow than the
     table" in the body test (0 ignores colour). ``edge_margin``: faces with a pip closer
     than this many pip diameters to the frame edge are dropped. ``min_body_area`` and
-    ``min_pip_area``: in pixels, smaller blobs are noise.
+    ``min_pip_area``: in pixels, smaller blobs are noise. ``pattern_tolerance`` (in pip
+    diameters) and ``max_dropped``: a group of pips not laid out like a die face loses up to
+    ``max_dropped`` pips to become one.
     """
 
     contrast: float = 25.0
@@ -72,6 +78,8 @@ class DiceSettings:
     merge: float = 4.0
     colour_weight: float = 2.0
     edge_margin: float = 2.0
+    pattern_tolerance: float = 0.6
+    max_dropped: int = 2
     min_body_area: int = 150
     min_pip_area: int = 5
 
@@ -271,9 +279,89 @@ def _faces(pips: list[_Pip], settings: DiceSettings) -> list[_Face]:
     groups: dict[int, list[_Pip]] = {}
     for i, pip in enumerate(pips):
         groups.setdefault(root(i), []).append(pip)
-    return [
-        _Face(tuple(sorted(group, key=lambda p: -p.area)[:MAX_PIPS])) for group in groups.values()
-    ]
+    return [_Face(_best_pattern(group, diameter, settings)) for group in groups.values()]
+
+
+def _best_pattern(group: list[_Pip], diameter: float, settings: DiceSettings) -> tuple[_Pip, ...]:
+    """The group, or its strongest subset laid out like a die face when it is not one.
+
+    A stray side-face pip breaks the pattern (five pips with none at the centre), so up to
+    ``max_dropped`` pips are dropped to find a face layout; without one, the group stands.
+    """
+    ranked = sorted(group, key=lambda p: -p.area * p.roundness)
+    tolerance = settings.pattern_tolerance * diameter
+    for size in range(
+        min(len(ranked), MAX_PIPS), max(len(ranked) - settings.max_dropped, 1) - 1, -1
+    ):
+        best: tuple[_Pip, ...] | None = None
+        best_strength = -1.0
+        for subset in itertools.combinations(ranked, size):
+            if _is_face_layout([(p.x, p.y) for p in subset], tolerance):
+                strength = sum(p.area * p.roundness for p in subset)
+                if strength > best_strength:
+                    best, best_strength = subset, strength
+        if best is not None:
+            return best
+    return tuple(ranked[:MAX_PIPS])
+
+
+def _is_face_layout(points: list[Point], tolerance: float) -> bool:
+    """Whether pip centres are laid out as on a die face, allowing for an affine view.
+
+    >>> _is_face_layout([(0, 0), (10, 0), (0, 10), (10, 10), (5, 5)], 2.0)
+    True
+    >>> _is_face_layout([(0, 0), (10, 0), (0, 10), (10, 10), (14, 5)], 2.0)
+    False
+    """
+    count = len(points)
+    if count <= 2:
+        return True
+    if count == 3:
+        return any(_is_middle(points, middle, tolerance) for middle in range(3))
+    if count == 4:
+        return _is_parallelogram(points, tolerance)
+    if count == 5:
+        return any(
+            math.dist(points[centre], _mean(corners)) < tolerance
+            and _is_parallelogram(corners, tolerance)
+            for centre in range(5)
+            for corners in [[p for i, p in enumerate(points) if i != centre]]
+        )
+    if count == 6:  # two parallel rows of three
+        for row in itertools.combinations(range(6), 3):
+            if 0 not in row:
+                continue  # each split once
+            rows = [[points[i] for i in row], [points[i] for i in range(6) if i not in row]]
+            if all(_is_face_layout(r, tolerance) for r in rows) and _is_parallelogram(
+                [end for r in rows for end in _ends(r)], tolerance
+            ):
+                return True
+    return False
+
+
+def _mean(points: list[Point]) -> Point:
+    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+
+
+def _is_middle(points: list[Point], middle: int, tolerance: float) -> bool:
+    """Whether ``points[middle]`` lies halfway between the other two of three."""
+    ends = [p for i, p in enumerate(points) if i != middle]
+    return math.dist(points[middle], _mean(ends)) < tolerance
+
+
+def _ends(row: list[Point]) -> tuple[Point, Point]:
+    """The two outer points of three in a line."""
+    return max(itertools.combinations(row, 2), key=lambda pair: math.dist(*pair))
+
+
+def _is_parallelogram(points: list[Point], tolerance: float) -> bool:
+    """Whether four points are the corners of a parallelogram: its diagonals bisect."""
+    a, b, c, d = points
+    return any(
+        math.dist(_mean([p, q]), _mean([r, t])) < tolerance
+        and min(math.dist(p, q), math.dist(r, t)) > tolerance
+        for (p, q), (r, t) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
+    )
 
 
 def _one_face_per_die(faces: list[_Face], settings: DiceSettings) -> list[_Face]:
