@@ -9,8 +9,12 @@ import pytest
 from companion.errors import ExpressionError
 from companion.expr import FACTORIAL_CAP, Bindings, parse
 
+TIMES, MINUS, DIVIDE = "\N{MULTIPLICATION SIGN}", "\N{MINUS SIGN}", "\N{DIVISION SIGN}"
 
-def value(text: str, x: int | Fraction = 2, n: int = 3, v: int = 1, y: int | None = None) -> Fraction:
+
+def value(
+    text: str, x: int | Fraction = 2, n: int = 3, v: int = 1, y: int | None = None
+) -> Fraction:
     bindings = Bindings(x=Fraction(x), n=n, v=v, y=None if y is None else Fraction(y))
     return parse(text).evaluate(bindings)
 
@@ -31,10 +35,10 @@ def value(text: str, x: int | Fraction = 2, n: int = 3, v: int = 1, y: int | Non
         ("X³", -2, -8),
         ("X¹⁰", 2, 1024),
         ("X⁻¹", 4, Fraction(1, 4)),
-        ("3X² − 2", 2, 10),
-        ("6×X", 2, 12),
+        (f"3X² {MINUS} 2", 2, 10),
+        (f"6{TIMES}X", 2, 12),
         ("6·X", 2, 12),
-        ("X÷4", 2, Fraction(1, 2)),
+        (f"X{DIVIDE}4", 2, Fraction(1, 2)),
         ("2**X", 3, 8),
         ("5 - -X", 2, 7),
         ("+X", 5, 5),
@@ -122,7 +126,8 @@ def test_canonical_text_parses_back() -> None:
         again = parse(str(tree))
         assert str(again) == str(tree)
         for x in (1, 2, 3):
-            assert again.evaluate(Bindings(Fraction(x), 2)) == tree.evaluate(Bindings(Fraction(x), 2))
+            bindings = Bindings(Fraction(x), 2)
+            assert again.evaluate(bindings) == tree.evaluate(bindings)
 
 
 @pytest.mark.parametrize(
@@ -143,7 +148,9 @@ def test_canonical_text_parses_back() -> None:
         ("Xth frog", "unknown name 'Xth'", 0),
     ],
 )
-def test_syntax_errors_name_the_problem_and_position(text: str, fragment: str, position: int) -> None:
+def test_syntax_errors_name_the_problem_and_position(
+    text: str, fragment: str, position: int
+) -> None:
     with pytest.raises(ExpressionError) as caught:
         parse(text)
     assert fragment in caught.value.message

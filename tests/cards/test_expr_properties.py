@@ -17,7 +17,9 @@ from hypothesis import strategies as st
 from companion.errors import ExpressionError
 from companion.expr import Bindings, parse
 
-Tree = tuple  # ("num", Fraction) | ("var", name) | ("neg", t) | ("op", op, l, r) | ("fact", t) | ("pow", t, k)
+Tree = tuple  # ("num", n) ("var", name) ("neg", t) ("op", op, l, r) ("fact", t) ("pow", t, k)
+TIMES, DOT, DIVIDE = "\N{MULTIPLICATION SIGN}", "\N{MIDDLE DOT}", "\N{DIVISION SIGN}"
+MINUS = "\N{MINUS SIGN}"
 
 VALUES = {"X": Fraction(-3), "N": Fraction(4), "V": Fraction(2), "Y": Fraction(5)}
 BINDINGS = Bindings(x=VALUES["X"], n=4, v=2, y=VALUES["Y"])
@@ -67,7 +69,7 @@ def text_of(tree: Tree, style: int) -> str:
     if kind == "var":
         return tree[1].lower() if style % 2 else tree[1]
     if kind == "neg":
-        return ("−" if style % 3 == 0 else "-") + "(" + text_of(tree[1], style) + ")"
+        return (MINUS if style % 3 == 0 else "-") + "(" + text_of(tree[1], style) + ")"
     if kind == "fact":
         return "(" + text_of(tree[1], style) + ")!"
     if kind == "pow":
@@ -79,8 +81,8 @@ def text_of(tree: Tree, style: int) -> str:
     left, right = text_of(tree[2], style), text_of(tree[3], style)
     if op == "*" and style % 4 == 1:
         return f"({left})({right})"
-    printed = {"*": ["*", "×", "·"][style % 3], "/": ["/", "÷"][style % 2],
-               "-": ["-", "−"][style % 2], "+": "+"}[op]
+    printed = {"*": ["*", TIMES, DOT][style % 3], "/": ["/", DIVIDE][style % 2],
+               "-": ["-", MINUS][style % 2], "+": "+"}[op]
     return f"({left}){printed}({right})"
 
 
@@ -133,7 +135,8 @@ def test_printing_a_tree_and_parsing_it_back_keeps_the_value(tree: Tree, style: 
     assert again.evaluate(BINDINGS) == expected
 
 
-FUZZ_ALPHABET = list("0123456789XNVYxnvy+-*/^()[]!. ²³⁻¹⁰×·÷−") + [
+FUZZ_ALPHABET = [
+    *"0123456789XNVYxnvy+-*/^()[]!. ²³⁻¹⁰", TIMES, DOT, DIVIDE, MINUS,
     "prime", "fib", "Xth ", "th", "digit of pi", "Sum of factors", "Z", "é", "\t", "**", "e",
 ]
 
