@@ -44,16 +44,41 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _describe(summary: dict[str, Any]) -> str:
-    lines = [f"game: {summary['game']}",
-             f"over: {'yes' if summary['over'] else 'no'}",
-             f"winners: {', '.join(summary['winners']) or '-'}",
-             f"eliminated: {', '.join(summary['eliminated']) or '-'}",
-             "points: " + (", ".join(f"{p} {n}" for p, n in summary["points"].items()) or "-")]
+    """The outcome for a person at the table: who won and why, points, who is out and why."""
+    over = summary["over"]
+    lines = [f"game: {summary['game']} ({'over' if over else 'in progress'})",
+             f"winners: {', '.join(summary['winners']) or '-'}"]
     if summary.get("reason"):
         lines.append(f"reason: {summary['reason']}")
+    lines.append("points: " + (", ".join(f"{p} {n}" for p, n in summary["points"].items())
+                               or "-"))
+    why = summary.get("why", {})
+    if why:
+        lines.append("eliminated:")
+        lines += [f"  {player}: {why.get(player, '')}" for player in summary["eliminated"]]
+    elif summary["eliminated"]:
+        lines.append(f"eliminated: {', '.join(summary['eliminated'])}")
+    if "scored" in summary:
+        lines.append(f"hands scored: {len(summary['scored'])}")
     if summary.get("time") is not None:
-        lines.append(f"time: {summary['time']:.1f} s")
+        lines.append(f"time: {duration(summary['time'])}")
+    if summary.get("miss") and not over:
+        lines.append(f"last try: {summary['miss']}")
     return "\n".join(lines)
+
+
+def duration(seconds: float) -> str:
+    """Seconds as a stopwatch shows them.
+
+    >>> duration(42.0), duration(188.25)
+    ('42.0 s', '3 min 8.2 s')
+    """
+    minutes, rest = divmod(seconds, 60)
+    return f"{int(minutes)} min {rest:.1f} s" if minutes else f"{rest:.1f} s"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def run_scores(args: argparse.Namespace) -> int:
@@ -68,15 +93,20 @@ def run_scores(args: argparse.Namespace) -> int:
         return 0
     print("21X single player, best times:")
     for rank, entry in enumerate(boards["best_times"]["21x-solo"], start=1):
-        print(f"  {rank}. {entry['player']} {entry['value']:.1f} s (game {entry['game_id']})")
+        print(f"  {rank}. {entry['player']} {duration(entry['value'])} "
+              f"(game {entry['game_id']})")
+    if boards["personal_bests"]:
+        print("21X single player, personal bests: " + ", ".join(
+            f"{player} {duration(best)}" for player, best in boards["personal_bests"].items()))
     for game, entries in boards["high_scores"].items():
         print(f"{game}, high scores:")
         for rank, entry in enumerate(entries, start=1):
             print(f"  {rank}. {entry['player']} {entry['value']:.0f} (game {entry['game_id']})")
     for game, table in boards["standings"].items():
-        print(f"{game}, standings (games, wins, points):")
+        print(f"{game}, standings:")
         for line in table:
-            print(f"  {line['player']}: {line['games']} {line['wins']} {line['points']}")
+            print(f"  {line['player']}: {_plural(line['points'], 'point')}, "
+                  f"{line['wins']} won of {_plural(line['games'], 'game')}")
     for result in boards["matches"]:
         state = "won by" if result["over"] else "led by"
         print(f"match {result['session']}: {result['games_played']} of "

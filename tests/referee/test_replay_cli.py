@@ -118,10 +118,34 @@ def test_replay_json_prints_the_final_state(capsys: pytest.CaptureFixture[str]) 
     assert summary["hands"]["cat"] == ["10", "4", "7-x", "n"]  # the correction applied
 
 
-def test_replay_text_names_winners_and_points(capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_text_says_who_won_why_and_who_is_out(
+        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(LOG_21X)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "game: 21x (over)",
+        "winners: cat",
+        "reason: cat beat ben's stand on 17 with 19",
+        "points: ann 0, ben 0, cat 4",
+        "eliminated:",
+        "  ann: called 21 with X = 4 but the cards make 38",
+    ]
+
+
+def test_replay_text_of_a_single_player_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(LOG_21X.with_name("21x-solo.jsonl"))]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["game: 21x-solo (over)", "winners: ann", "points: ann 26"]
+    assert out[3:] == ["hands scored: 4", "time: 3 min 8.0 s"]
+
+
+def test_replay_text_of_a_game_in_progress(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "short.jsonl"
+    write_jsonl(read_jsonl(LOG_21X)[:13], log)
+    assert main(["replay", str(log)]) == 0
     out = capsys.readouterr().out
-    assert "winners: cat" in out and "points: ann 0, ben 0, cat 4" in out
+    assert out.startswith("game: 21x (in progress)\nwinners: -\n")
+    assert "  ann: called 21 with X = 4 but the cards make 38" in out
 
 
 def test_replay_a_stored_game_by_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

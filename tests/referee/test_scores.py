@@ -88,5 +88,6 @@ def test_scores_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert boards["matches"][0]["leaders"] == ["ann"] and not boards["matches"][0]["over"]
     assert main(["scores", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "1. cat 42.0 s" in out and "ann: 1 1 3" in out
+    assert "1. cat 42.0 s" in out and "personal bests: cat 42.0 s" in out
+    assert "ann: 3 points, 1 won of 1 game" in out and "ben: 0 points, 0 won of 1 game" in out
     assert "match 1: 1 of 2 games, led by ann" in out

@@ -40,9 +40,12 @@ def test_make_21_moves_the_hand_to_the_score_area(tmp_path: Path) -> None:
     missed = game.do("make21", x=1)
     assert missed["attempts"] == 1 and missed["hand"] == ["6x", "2x+4", "x/2"]
     assert missed["points"] == {"ann": 0} and missed["v"] == 1
+    assert missed["miss"] == "tried with X = 1 but the cards make 12.5"
+    assert game.do("make21", x=0)["miss"] == "tried with X = 0: X cannot be 0"
     scored = game.do("make21", x=2)
     assert scored["scored"] == [["6x", "2x+4", "x/2"]] and scored["hand"] == []
     assert scored["points"] == {"ann": 4} and scored["v"] == 2 and not scored["over"]
+    assert scored["miss"] == "" and scored["attempts"] == 3
 
 
 def test_v_counts_hands_in_the_score_area(tmp_path: Path) -> None:
