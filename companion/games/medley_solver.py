@@ -283,6 +283,11 @@ def _bitset(masks: list[int]) -> int:
     return int.from_bytes(bits, "little")
 
 
+def _members(bitset: int) -> list[int]:
+    """The masks whose bits are set in ``bitset``, in increasing order."""
+    return [mask for mask, bit in enumerate(bin(bitset)[:1:-1]) if bit == "1"]
+
+
 class _Search:
     """One board's combinations, as bitsets over masks of the usable cards.
 
@@ -305,6 +310,7 @@ class _Search:
         )
         self.base, self.choosing = self._products()
         self.extras = self._extras()
+        self.made: dict[int, int] = {}
         self.found = self._valid() if self.items else 0
 
     def _products(self) -> tuple[list[int], list[tuple[int, ...]]]:
@@ -322,10 +328,6 @@ class _Search:
                 choosing += [tuple({c * x for c in cs for x in item.values}) for cs in choosing]
         return base, choosing
 
-    def values(self, mask: int) -> set[int]:
-        """The values the product of the cards in ``mask`` can take."""
-        return {self.base[mask] * c for c in self.choosing[mask]}
-
     def _extras(self) -> dict[int, set[int]]:
         """For every set of extra cards, each used once: the sums they can add."""
         sums: dict[int, set[int]] = {0: {0}}
@@ -342,7 +344,7 @@ class _Search:
         """The bitset of every mask of cards that is a valid combination."""
         submasks = _submasks(len(self.items))
         needed = {self.target - s for sums in self.extras.values() for s in sums}
-        made = self._made(needed, submasks)
+        made = self.made = self._made(needed, submasks)
         valid = 0
         for extra, sums in self.extras.items():
             family = 0
@@ -412,8 +414,7 @@ class _Search:
 
     def masks(self) -> list[int]:
         """Every valid mask, fewest cards first."""
-        bits = bin(self.found)[:1:-1]
-        found = [mask for mask, bit in enumerate(bits) if bit == "1"]
+        found = _members(self.found)
         found.sort(key=int.bit_count)
         return found
 
@@ -426,37 +427,39 @@ class _Search:
         return frozenset(self.items[i].slot for i in range(len(self.items)) if mask >> i & 1)
 
     def terms(self, mask: int) -> tuple[Term, ...]:
-        """One way of writing a valid mask as terms: the extra cards and normal products."""
+        """One way of writing a valid mask as terms, using as many extra cards as it can."""
         for extra, sums in sorted(self.extras.items(), key=lambda pair: -pair[0].bit_count()):
             if extra & ~mask:
                 continue
             normal = mask ^ extra
             for total in sums:
-                parts = self._normal(normal, self.target - total)
-                if parts is not None:
-                    signs = self._signs(extra, total)
-                    return _canonical([*parts, *signs])
+                if self.made.get(self.target - total, 0) >> normal & 1:
+                    parts = self._normal(normal, self.target - total)
+                    return _canonical([*parts, *self._signs(extra, total)])
         raise AssertionError(f"mask {mask} is not a valid combination")
 
-    def _normal(self, mask: int, n: int) -> list[Term] | None:
+    def _has(self, mask: int, value: int) -> bool:
+        """Whether the product of the cards in ``mask`` can be ``value``."""
+        quotient, remainder = divmod(value, self.base[mask])
+        return remainder == 0 and quotient in self.choosing[mask]
+
+    def _normal(self, mask: int, n: int) -> list[Term]:
         """Terms ``P1``, ``P1 + P2`` or ``P1 - P2`` of exactly ``mask`` making ``n``."""
-        if not mask:
-            return None
-        if n in self.values(mask):
+        if n > 0 and self._has(mask, n):
             return [Term(1, self._factors(mask, n))]
         sub = (mask - 1) & mask
         while sub:
             rest = mask ^ sub
-            for v1 in self.values(sub):
+            for c in self.choosing[sub]:
+                v1 = self.base[sub] * c
                 for sign, v2 in ((1, n - v1), (-1, v1 - n)):
-                    ok = sign > 0 or self.rules.allow_negative or n >= 0
-                    if ok and v2 > 0 and v2 in self.values(rest):
+                    if v2 > 0 and self._has(rest, v2):
                         return [
                             Term(1, self._factors(sub, v1)),
                             Term(sign, self._factors(rest, v2)),
                         ]
             sub = (sub - 1) & mask
-        return None
+        raise AssertionError(f"mask {mask} cannot make {n}")
 
     def _signs(self, extra: int, total: int) -> list[Term]:
         """Each extra card added or subtracted, the signed values summing to ``total``."""
