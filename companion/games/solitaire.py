@@ -172,7 +172,9 @@ class SolitaireRules:
         return state.countdown.due(TIMER, now)
 
     def summary(self, state: SolitaireState) -> dict[str, Any]:
-        """The score (``score``, also ``points``), why it ended, and the board at a glance."""
+        """The score (``score``, also ``points``: the store's high-score table ranks it), why
+        it ended, the board at a glance, and when the countdown ends (``ends_at``, on the
+        game clock, for the TIME display)."""
         return {
             "game": self.name,
             "winners": [],
@@ -187,6 +189,7 @@ class SolitaireRules:
             "clears": len(state.clears),
             "reshuffles": state.reshuffles,
             "time_limit": 0.0 if state.countdown is None else state.countdown.duration,
+            "ends_at": None if state.countdown is None else state.countdown.ends_at,
         }
 
 

@@ -29,7 +29,9 @@ from companion.referee import Referee
 from companion.scores import high_scores
 from companion.store import Store
 
-LOG = Path(__file__).resolve().parents[2] / "docs" / "logs" / "solitaire.jsonl"
+LOGS = Path(__file__).resolve().parents[2] / "docs" / "logs"
+LOG = LOGS / "solitaire.jsonl"
+DEFAULT_LOG = LOGS / "solitaire-default.jsonl"
 TEN_VALUES = ("10", "J", "Q", "K")
 
 
@@ -279,9 +281,11 @@ def test_no_move_after_time_and_time_limit_is_configurable() -> None:
     [expiry] = RULES.due(state, 61.0)
     state = RULES.apply(state, expiry)
     assert RULES.summary(state)["score"] == 0 and state.ended == "timeout"
+    assert RULES.summary(state)["ends_at"] == 60.0
     untimed = start(time_limit=0)
     assert untimed.countdown is None and RULES.due(untimed, 1e9) == []
     assert RULES.summary(untimed)["time_limit"] == 0.0
+    assert RULES.summary(untimed)["ends_at"] is None
 
 
 # --- random games from legal moves -------------------------------------------------------
@@ -344,3 +348,29 @@ def test_played_through_the_referee_on_a_real_store_the_score_is_a_high_score(
     resumed = Referee.resume(Store(tmp_path / "games.sqlite"), referee.game_id, clock)
     assert resumed.summary() == referee.summary()
     assert [(e.player, e.value) for e in high_scores(store, "solitaire")] == [("ann", 82.0)]
+
+
+def test_default_example_log_four_columns_three_minutes_ends_blocked(tmp_path: Path) -> None:
+    events = [Event.from_json(line) for line in DEFAULT_LOG.read_text().splitlines()]
+    assert "options" not in events[0].data  # the defaults
+    clock, store = ManualClock(events[0].t), Store(tmp_path / "games.sqlite")
+    referee = Referee.start(store, clock, "solitaire", {"players": events[0].data["players"]})
+    assert len(referee.state.columns) == 4 and referee.summary()["ends_at"] == 180.0
+    for event in events[1:]:
+        clock.now = event.t
+        referee.submit(event.kind, event.data)
+        assert_every_card_once(referee.state)
+    state, summary = referee.state, referee.summary()
+    assert summary["over"] and summary["ended"] == "blocked" and events[-1].t < 180.0
+    assert events[-1].kind == "draw" and summary["current"] == events[-1].data["card"]
+    assert state.current is not None
+    assert all(
+        len(pile) > 0 and not state.accepts(c, state.current)
+        for c, pile in enumerate(state.columns)
+    )
+    assert summary["score"] == sum(c.points for c in state.clears)
+    assert {c.points for c in state.clears} >= {51, 31}
+    assert any(len(c.cards) == 5 for c in state.clears)
+    assert [(e.player, e.value) for e in high_scores(store, "solitaire")] == [
+        ("sol", float(summary["score"]))
+    ]
