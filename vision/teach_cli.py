@@ -17,6 +17,8 @@ import sys
 from typing import Any
 
 EXPLAIN_KEYS = "Enter = keep, r = redo, s = skip, b = back, q = stop and save"
+#: Frame size asked of a live camera: fine print (21X expressions) needs the pixels.
+CAMERA_SIZE = (1280, 720)
 
 
 def register(subcommands: Any) -> None:
@@ -132,7 +134,7 @@ def _guide(teacher: Any, camera_spec: str) -> None:
     from vision.camera import open_camera
     from vision.teach import Step
 
-    with open_camera(camera_spec) as camera:
+    with open_camera(camera_spec, size=CAMERA_SIZE) as camera:
         while (status := teacher.status).step is not Step.DONE:
             answer = _ask(
                 f"{status.message}; press Enter when it lies under the camera "
