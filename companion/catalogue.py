@@ -43,7 +43,7 @@ from companion.playing_cards import JOKER, RANKS, SUITS
 SETS = ("core", "limited", "celebrity", "standard")
 BUILTIN = ("standard", "21x")
 _KEYS = {"id", "text", "expression", "level", "icons", "set", "rank", "suit"}
-_CARD_HEADER = re.compile(r"^\s*\[\[\s*card\s*\]\]", re.MULTILINE)
+_CARD_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]", re.MULTILINE)
 _TOML_LINE = re.compile(r"at line (\d+)")
 
 
@@ -160,7 +160,9 @@ def parse_catalogue(text: str, name: str) -> Catalogue:
             card = _card(entry)
         except CompanionError as error:
             message = getattr(error, "message", str(error))
-            raise CatalogueError(f"card {index + 1}: {message}", path=name, line=line) from None
+            if not message.startswith("card "):
+                message = f"card {index + 1}: {message}"
+            raise CatalogueError(message, path=name, line=line) from None
         if card.id in seen:
             first = seen[card.id]
             raise CatalogueError(
