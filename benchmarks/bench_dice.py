@@ -1,6 +1,7 @@
 """Dice reading on the 310 real webcam photos: recall with the right value, spurious dice, speed.
 
-The settings were fitted on every third photo (sorted by name); figures are printed for
+The settings were fitted on every third photo (sorted by name; see the caveat in
+docs/vision-camera-dice-layout.md); figures are printed for
 that fitting subset, for the held-out rest and for all photos. One label is excluded: the
 stray box labelled 1 over empty table in ``five_1.txt`` (a known label error).
 """
