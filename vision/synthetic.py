@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 
 from companion.catalogue import Card
 from companion.playing_cards import PlayingCard
+from vision.camera import Camera
 from vision.imageio import ImageError
 from vision.observations import CardObservation
 from vision.outline import Quad
@@ -413,15 +414,20 @@ class SceneBuilder:
             sigma = float(rng.uniform(0.3, 1.1))
             image = cv2.GaussianBlur(image, (0, 0), sigma)
         if noise:
-            dx, dy = (int(v) for v in rng.integers(0, self._noise_margin, 2))
-            rows, columns = slice(dy, dy + self.size[1]), slice(dx, dx + self.size[0])
-            cv2.add(image, self._noise_up[rows, columns], dst=image)
-            cv2.subtract(image, self._noise_down[rows, columns], dst=image)
+            image = self.add_noise(image)
         truth = tuple(
             _truth(face, quad, turn, labels, number + 1)
             for number, (face, quad, turn) in enumerate(zip(faces, quads, rotations, strict=True))
         )
         return Scene(image, truth, f"{kind}/{tone}", height_cm, tilt)
+
+    def add_noise(self, image: Image) -> Image:
+        """``image`` (of this builder's size) with a fresh draw of sensor noise, in place."""
+        dx, dy = (int(v) for v in self.rng.integers(0, self._noise_margin, 2))
+        rows, columns = slice(dy, dy + self.size[1]), slice(dx, dx + self.size[0])
+        cv2.add(image, self._noise_up[rows, columns], dst=image)
+        cv2.subtract(image, self._noise_down[rows, columns], dst=image)
+        return image
 
     def _rotations(
         self, count: int, rotation: float | Sequence[float] | None, layout: Layout
@@ -515,6 +521,37 @@ class SceneBuilder:
         sigma = float(rng.uniform(20.0, 60.0))
         strength = float(rng.uniform(60.0, 150.0))
         _add_glare(image, (float(centre[0]), float(centre[1])), sigma, strength)
+
+
+class SceneCamera(Camera):
+    """A camera over a synthetic table, for the simulator and tests: :meth:`show` lays
+    cards out (options as for :meth:`SceneBuilder.build`), :meth:`read` returns that
+    table with fresh sensor noise each frame, and :attr:`scene` holds the truth.
+
+    >>> with SceneCamera(SceneBuilder(seed=3)) as camera:
+    ...     scene = camera.show([render_expression_card(ExpressionCard("6x", "6X"))])
+    ...     first, second = camera.read(), camera.read()
+    >>> first.shape, bool((first != second).any()), [card.name for card in camera.scene.cards]
+    ((720, 1280, 3), True, ['6x'])
+    """
+
+    description = "synthetic table"
+
+    def __init__(self, builder: SceneBuilder) -> None:
+        self.builder = builder
+        self.scene = builder.build([], noise=False)
+
+    def show(self, cards: Sequence[str | CardFace], **options: Any) -> Scene:
+        """Lay ``cards`` out on a new table; later reads show it."""
+        self.scene = self.builder.build(cards, noise=False, **options)
+        return self.scene
+
+    def read(self) -> Image:
+        """The current table with this frame's noise."""
+        return self.builder.add_noise(self.scene.image.copy())
+
+    def close(self) -> None:
+        """Nothing to release."""
 
 
 def _bbox(quad: Array, shape: tuple[int, ...], pad: int) -> tuple[int, int, int, int]:

@@ -29,7 +29,7 @@ from vision.profile import (
     taught_decks,
     warp_face,
 )
-from vision.synthetic import CardFace, ExpressionCard, FaceLibrary, SceneBuilder
+from vision.synthetic import CardFace, ExpressionCard, FaceLibrary, SceneBuilder, SceneCamera
 from vision.synthetic import render_expression_card as render
 from vision.teach import DeckTeacher, Step, face_from_image, file_key, teach_from_images
 from vision.textures import KINDS, TONES
@@ -477,3 +477,16 @@ def test_cli_keeps_the_cards_taught_before_the_camera_ran_out(
     assert len(result.stderr.strip().splitlines()) == 1
     assert "saved deck short: 1 cards" in result.stdout
     assert load_deck("short", tmp_path).card_ids == ["6x"]
+
+
+def test_teaching_from_a_synthetic_camera_with_sensor_noise(faces: dict[str, CardFace]) -> None:
+    teacher = DeckTeacher(["6x", "fib"], deck_name="camera", catalogue="21x")
+    with SceneCamera(SceneBuilder(42)) as camera:
+        for card_id in teacher.card_ids:
+            camera.show([faces[card_id]], height_cm=50.0, glare=False)
+            statuses = [teacher.feed(camera.read()) for _ in range(teacher.steady_frames)]
+            assert [status.step for status in statuses] == [Step.SHOW] * 4 + [Step.CONFIRM]
+            teacher.confirm()
+        camera.show([faces["fib"], faces["6x"]], glare=False)
+        seen = ProfileRecognizer(teacher.profile()).recognize(camera.read())
+    assert sorted(observation.card for observation in seen) == ["6x", "fib"]
