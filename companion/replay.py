@@ -133,8 +133,10 @@ def read_jsonl(path: str | os.PathLike[str]) -> list[Event]:
     name = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise LogError(f"cannot read the log ({error.__class__.__name__})", path=name) from None
+    except OSError as error:
+        raise LogError(f"cannot read the log: {error.strerror or error}", path=name) from None
+    except UnicodeDecodeError:
+        raise LogError("cannot read the log: it is not UTF-8 text", path=name) from None
     events: list[Event] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

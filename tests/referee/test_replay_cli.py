@@ -141,7 +141,7 @@ def test_replay_text_of_a_single_player_game(capsys: pytest.CaptureFixture[str])
 def test_replay_text_of_a_game_in_progress(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "short.jsonl"
-    write_jsonl(read_jsonl(LOG_21X)[:13], log)
+    write_jsonl(read_jsonl(LOG_21X)[:14], log)
     assert main(["replay", str(log)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("game: 21x (in progress)\nwinners: -\n")
@@ -198,3 +198,31 @@ def test_the_command_never_shows_a_traceback(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "missing.jsonl" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("missing.jsonl", None, "missing.jsonl: cannot read the log: No such file or directory"),
+    ("folder", "", "folder: cannot read the log: Is a directory"),
+    ("latin.jsonl", b"\xff\xfe{}", "latin.jsonl: cannot read the log: it is not UTF-8 text"),
+    ("poker.jsonl", b'{"seq":1,"t":0,"kind":"start","data":{"game":"poker"}}\n',
+     "poker.jsonl: unknown game 'poker' (known: 21x, 21x-solo, medley, solitaire, trick)"),
+])
+def test_an_unreadable_log_is_one_line_on_stderr(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+        content: bytes | str | None, message: str) -> None:
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.mkdir()
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.endswith(f"{message}\n")
+
+
+def test_a_corrupt_store_is_one_line_on_stderr(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "companion.sqlite3").write_bytes(b"this is not a database" * 100)
+    assert main(["scores", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a usable game store" in err
