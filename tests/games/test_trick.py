@@ -447,6 +447,11 @@ def test_hidden_hands_are_the_default_and_a_deal_names_no_cards() -> None:
     summary = RULES.summary(state)
     assert summary["hands"] == "hidden" and summary["cards_held"]["dan"] == 7
     assert summary["on_turn"] == "anna" and summary["stock"] == 24
+    assert [e.data for e in legal_moves(state)] == [  # the hands, so the leads, are unknown
+        {"player": "anna", "open": True},
+        {"player": "anna", "open": False},
+    ]
+    assert legal_moves(apply(state, "swapping", player="anna", open=False)) == []
     with pytest.raises(IllegalMove, match="'hands' must be 'hidden' or 'declared'"):
         start(["anna", "ben"], hands="open")
 
