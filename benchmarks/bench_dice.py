@@ -23,7 +23,7 @@ from vision.observations import DieObservation
 PHOTOS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice" / "photos"
 KNOWN_LABEL_ERROR = ("five_1.txt", 1)
 GOAL_RIGHT = 0.98
-GOAL_MS = 50.0
+GOAL_MS = 50.0  # our target: leaves room for cards in a 10 fps loop
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,7 @@ def main() -> None:
         return
     cv2.setNumThreads(1)
     scores = {"fitting subset (every 3rd)": Score(), "held-out rest": Score(), "all": Score()}
+    by_value = {value: Score() for value in range(1, 7)}
     times = []
     images = [(photo, cv2.imread(str(photo))) for photo in photo_paths()]
     find_dice(np.full((480, 640, 3), 128, np.uint8))  # warm-up: loads OpenCV kernels
@@ -104,18 +105,25 @@ def main() -> None:
         if image is None:
             print(f"dice: cannot read {photo}; skipped")
             continue
-        started = time.perf_counter()
+        started = time.process_time()  # CPU time: fair on a shared, busy machine
         found = find_dice(image)
-        times.append((time.perf_counter() - started) * 1000.0)
+        times.append((time.process_time() - started) * 1000.0)
         labelled = labels_for(photo)
         subset = "fitting subset (every 3rd)" if number % 3 == 0 else "held-out rest"
         score_photo(found, labelled, scores[subset])
         score_photo(found, labelled, scores["all"])
+        for value, score in by_value.items():
+            chosen = [die for die in found if die.value == value]
+            score_photo(chosen, [die for die in labelled if die.value == value], score)
     print("dice: excluded the stray box labelled 1 in five_1.txt (known label error)")
     for name, score in scores.items():
         print(score.line(name))
+    shares = ", ".join(
+        f"{value}: {score.right}/{score.labelled}" for value, score in by_value.items()
+    )
+    print(f"dice: right by value (all photos): {shares}")
     print(
-        f"dice: 640x480 frame, one core: median {statistics.median(times):.1f} ms,"
+        f"dice: 640x480 frame, one core, CPU time: median {statistics.median(times):.1f} ms,"
         f" worst {max(times):.1f} ms (goal <= {GOAL_MS:.0f} ms)"
     )
 
