@@ -42,8 +42,10 @@ JOKER_BLUR = 1.5
 JOKER = "JK"
 #: Frames with a longer side than this are read downscaled to it.
 MAX_SIDE = 1600
-#: Frames are not shrunk below this shorter side when retrying at half size.
-MIN_SIDE = 360
+#: A frame where nothing is found is read again this much smaller (a close-up whose
+#: glyphs are too large), down to this shorter side.
+RETRY_STEP = 0.7
+MIN_SIDE = 300
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,8 @@ class CardRecognizer:
         """One observation per physical card whose index can be read, and per whole joker.
 
         Frames larger than ``MAX_SIDE`` (phone photos) are read at a reduced size,
-        and a frame where nothing is found is tried again at half size (a close-up
-        whose glyphs are too large); positions are always in the frame's own pixels.
+        and a frame where nothing is found is tried again smaller (see
+        ``RETRY_STEP``); positions are always in the frame's own pixels.
         """
         factor = min(1.0, MAX_SIDE / max(frame_bgr.shape[:2]))
         while True:
@@ -105,9 +107,9 @@ class CardRecognizer:
                     frame_bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA
                 )
             cards = self.recognize_at_scale(small)
-            if cards or min(small.shape[:2]) < 2 * MIN_SIDE:
+            if cards or min(small.shape[:2]) * RETRY_STEP < MIN_SIDE:
                 return [scaled(card, 1 / factor) for card in cards] if factor < 1.0 else cards
-            factor /= 2
+            factor *= RETRY_STEP
 
     def recognize_at_scale(self, frame_bgr: np.ndarray) -> list[CardObservation]:
         """:meth:`recognize` at the frame's own size."""

@@ -30,6 +30,8 @@ SUIT_FEATURES = SUIT_PATCH[0] * SUIT_PATCH[1] + 1
 GLYPH_PIXELS = (6, 90)
 #: Ink must be this much darker (0-255) than the local mean.
 INK_CONTRAST = 18
+#: Side (odd) of the square the local mean is taken over; pips up to about this size stay solid.
+INK_BLOCK = 25
 #: Blur (in patch pixels) applied to glyph patches, and weight of the aspect ratio feature.
 GLYPH_BLUR = 1.2
 ASPECT_WEIGHT = 0.3
@@ -153,7 +155,7 @@ def find_ink_blobs(
     level = card_white_level(darkest) if white_level is None else white_level
     white = (darkest > level).astype(np.uint8)
     ink = cv2.adaptiveThreshold(
-        darkest, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 25, INK_CONTRAST
+        darkest, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, INK_BLOCK, INK_CONTRAST
     )
     near_white = cv2.boxFilter(white, cv2.CV_8U, (15, 15), normalize=False) > 60
     ink &= near_white.view(np.uint8)
