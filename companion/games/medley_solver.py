@@ -23,6 +23,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import groupby
 from itertools import product as cartesian
 from math import prod
 
@@ -297,7 +298,9 @@ class _Search:
     table (those grid cards go, those corners turn face-down).
     """
 
-    def __init__(self, board: Board, target: int, rules: CombinationRules) -> None:
+    def __init__(
+        self, board: Board, target: int, rules: CombinationRules, first_only: bool = False
+    ) -> None:
         self.target, self.rules = target, rules
         cards = [(slot, str(PlayingCard.parse(card))) for slot, card in board.cards()]
         self.items = [_Item(slot, card, card_values(card, rules)) for slot, card in cards]
@@ -311,7 +314,7 @@ class _Search:
         self.base, self.choosing = self._products()
         self.extras = self._extras()
         self.made: dict[int, int] = {}
-        self.found = self._valid() if self.items else 0
+        self.found = self._valid(first_only) if self.items else 0
 
     def _products(self) -> tuple[list[int], list[tuple[int, ...]]]:
         """For every mask of items: the product of its one-value cards, and the multipliers
@@ -340,40 +343,45 @@ class _Search:
                 }
         return sums
 
-    def _valid(self) -> int:
-        """The bitset of every mask of cards that is a valid combination."""
+    def _valid(self, first_only: bool) -> int:
+        """The bitset of every mask of cards that is a valid combination (with
+        ``first_only``, of those found by the first stage that finds any)."""
         submasks = _submasks(len(self.items))
         needed = {self.target - s for sums in self.extras.values() for s in sums}
-        made = self.made = self._made(needed, submasks)
         valid = 0
-        for extra, sums in self.extras.items():
-            family = 0
-            for total in sums:
-                family |= made.get(self.target - total, 0)
-            valid |= (family & submasks[self.full ^ extra]) << extra
-        valid &= ~submasks[self.full ^ self.grid_mask]
-        if not self.rules.single_card:
-            valid &= ~sum(1 << (1 << i) for i in range(len(self.items)))
+        for made in self._made(needed, submasks):
+            self.made = made
+            valid = 0
+            for extra, sums in self.extras.items():
+                family = 0
+                for total in sums:
+                    family |= made.get(self.target - total, 0)
+                valid |= (family & submasks[self.full ^ extra]) << extra
+            valid &= ~submasks[self.full ^ self.grid_mask]
+            if not self.rules.single_card:
+                valid &= ~sum(1 << (1 << i) for i in range(len(self.items)))
+            if valid and first_only:
+                break
         return valid
 
-    def _made(self, needed: set[int], submasks: list[int]) -> dict[int, int]:
-        """For each needed normal value, the bitset of masks making it.
+    def _made(self, needed: set[int], submasks: list[int]) -> Iterator[dict[int, int]]:
+        """For each needed normal value, the bitset of masks making it: first with single
+        products and sums ``P1 + P2``, then also with differences ``P1 - P2``.
 
         Cards worth exactly 1 change no product, so masks are first searched without them
         (a lone 1 stands for itself), then every found mask takes any of them on top.
         """
         ones = [1 << i for i, item in enumerate(self.items) if item.values == (1,)]
         any_one = sum(ones)
-        buckets: dict[int, list[int]] = {}
-        pairs = zip(self.base[1:], self.choosing[1:], strict=True)
-        for mask, (b, multipliers) in enumerate(pairs, start=1):
-            if mask & any_one and mask not in ones:
-                continue
-            if len(multipliers) == 1:
-                buckets.setdefault(b, []).append(mask)
-            else:
-                for c in multipliers:
-                    buckets.setdefault(b * c, []).append(mask)
+        choosing_mask = sum(1 << i for i, item in enumerate(self.items) if len(item.values) > 1)
+        searched = [*_members(submasks[self.full ^ any_one])[1:], *ones]
+        plain = [mask for mask in searched if not mask & choosing_mask]
+        plain.sort(key=self.base.__getitem__)
+        buckets = {value: list(group) for value, group in groupby(plain, self.base.__getitem__)}
+        for mask in searched:
+            if mask & choosing_mask:
+                for c in self.choosing[mask]:
+                    buckets.setdefault(self.base[mask] * c, []).append(mask)
         bitsets: dict[int, int] = {}
 
         def bitset(value: int) -> int:
@@ -402,10 +410,18 @@ class _Search:
                     break
                 if v1 + v2 in needed:
                     join(v1, v2, v1 + v2)
+        yield self._with_ones(made, ones, submasks)
         for v2 in values:
             for v1 in values[bisect_left(values, v2 + low) : bisect_right(values, v2 + high)]:
                 if v1 - v2 in needed:
                     join(v1, v2, v1 - v2)
+        yield self._with_ones(made, ones, submasks)
+
+    def _with_ones(
+        self, made: dict[int, int], ones: list[int], submasks: list[int]
+    ) -> dict[int, int]:
+        """``made`` with any of the cards worth 1 added to every mask."""
+        made = dict(made)
         for one in ones:
             without = submasks[self.full ^ one]
             for n, family in made.items():
@@ -497,7 +513,8 @@ def solve(
     ['5+10+K', '5*3+K']
     """
     search = _Search(board, target, rules)
-    return [search.combination(mask) for mask in search.masks()]
+    deferred = Combination._deferred
+    return [deferred(search, mask) for mask in search.masks()]
 
 
 def iter_combinations(
@@ -511,5 +528,6 @@ def iter_combinations(
 def has_combination(
     board: Board, target: int, rules: CombinationRules = CombinationRules()
 ) -> bool:
-    """Whether any valid combination makes ``target`` (the loss check)."""
-    return _Search(board, target, rules).found != 0
+    """Whether any valid combination makes ``target`` (the loss check); stops after the
+    first stage of the search that finds one."""
+    return _Search(board, target, rules, first_only=True).found != 0
