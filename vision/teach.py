@@ -46,6 +46,8 @@ from vision.profile import DeckProfile, Image, OutlineFinder, ProfileError, warp
 STEADY_FRAMES = 5
 #: How far (pixels) a corner may move between frames and still count as still.
 STEADY_PIXELS = 4.0
+#: Narrowest card (pixels) worth capturing: smaller faces lose the fine print.
+MIN_CARD_WIDTH = 70.0
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 #: A photo without a card outline counts as cropped to the card if its edges are this light.
 CROPPED_EDGE = 140.0
@@ -144,6 +146,14 @@ class DeckTeacher:
             self._note = "no card in view" if not outlines else f"{len(outlines)} cards in view"
             return self.status
         quad = outlines[0]
+        width = min(math.dist(quad[0], quad[1]), math.dist(quad[2], quad[3]))
+        if width < MIN_CARD_WIDTH:
+            self._last_quad, self._steady = None, 0
+            self._note = (
+                f"the card is only {width:.0f} px wide; bring the camera closer "
+                "or use a higher resolution"
+            )
+            return self.status
         if self._taken_away is not None:
             if _moved(quad, self._taken_away) <= 2 * self.steady_pixels:
                 self._note = "take the last card away first"

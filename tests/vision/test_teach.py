@@ -490,3 +490,12 @@ def test_teaching_from_a_synthetic_camera_with_sensor_noise(faces: dict[str, Car
         camera.show([faces["fib"], faces["6x"]], glare=False)
         seen = ProfileRecognizer(teacher.profile()).recognize(camera.read())
     assert sorted(observation.card for observation in seen) == ["6x", "fib"]
+
+
+def test_a_card_too_small_in_view_is_not_captured(faces: dict[str, CardFace]) -> None:
+    teacher = DeckTeacher(["6x"], deck_name="far")
+    far = SceneBuilder(43, size=(640, 480)).build([faces["6x"]], height_cm=75.0, glare=False)
+    for _ in range(teacher.steady_frames + 1):
+        status = teacher.feed(far.image)
+    assert status.step is Step.SHOW
+    assert "px wide; bring the camera closer or use a higher resolution" in status.message
