@@ -208,12 +208,13 @@ class ReplayCamera(Camera):
         source = Path(path)
         self.description = f"replay of {source}"
         self._video: Any = None
-        self._frames: list[Image] = []
+        self._frames: list[Path | Image] = []
         if source.is_dir():
             files = sorted(f for f in source.iterdir() if f.suffix.lower() in IMAGE_SUFFIXES)
             if not files:
                 raise DeviceError(f"{source}: folder has no images to replay")
-            self._frames = [_read_image(f) for f in files]
+            _read_image(files[0])  # a broken first image is reported at once
+            self._frames = list(files)  # the rest are read as they are replayed
         elif source.suffix.lower() in VIDEO_SUFFIXES:
             self._video = _open_video(source)
         elif source.is_file():
@@ -274,7 +275,9 @@ class ReplayCamera(Camera):
             self._position = 0
         frame = self._frames[self._position]
         self._position += 1
-        return frame
+        if isinstance(frame, Path):
+            return _read_image(frame)
+        return frame.copy()  # like a camera: a new array each time, safe to draw on
 
     def _pace(self) -> None:
         """With an fps, wait until this frame is due (frame n at start + n / fps)."""

@@ -304,3 +304,19 @@ def test_feed_ends_with_a_finished_replay(tmp_path: Path, dice_photo: Path) -> N
 def test_feed_reports_a_missing_camera_at_once() -> None:
     with pytest.raises(DeviceError, match="no camera or replay file"):
         CameraFeed(lambda: open_camera("no/such/camera"))
+
+
+def test_replayed_frames_are_fresh_arrays_safe_to_draw_on() -> None:
+    with ReplayCamera.of_frames([coloured(5)], loop=True) as camera:
+        first = camera.read()
+        first[:] = 255
+        assert int(camera.read()[0, 0, 0]) == 5
+
+
+def test_a_broken_image_inside_a_replayed_folder_is_named_when_reached(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "a.png"), coloured(1))
+    (tmp_path / "b.png").write_bytes(b"broken")
+    with open_camera(str(tmp_path)) as camera:
+        camera.read()
+        with pytest.raises(DeviceError, match=r"b\.png"):
+            camera.read()
