@@ -209,6 +209,37 @@ def edigit(k: int) -> int:
     return _signed("edigit", k, lambda m: int(digits_after_point("e", m)[m - 1]))
 
 
+@lru_cache(maxsize=64)
+def _positive_values(name: str, count: int) -> tuple[int, ...]:
+    if name == "prime":
+        _nth_prime(max(count, 1))
+        return tuple(_primes[:count])
+    if name == "fib":
+        values, a, b = [], 1, 1
+        for _ in range(count):
+            values.append(a)
+            a, b = b, a + b
+        return tuple(values)
+    if name == "factorsum":
+        sums = [0] * (count + 1)
+        for divisor in range(1, count + 1):
+            for multiple in range(divisor, count + 1, divisor):
+                sums[multiple] += divisor
+        return tuple(sums[1:])
+    if name in ("pidigit", "edigit"):
+        return tuple(int(d) for d in digits_after_point(name[:-5], count))
+    return tuple(k * (k + 1) // 2 for k in range(1, count + 1))
+
+
+def positive_values(name: str, count: int) -> tuple[int, ...]:
+    """The card ``name`` at positions 1..count (at most its cap), computed in one go.
+
+    >>> positive_values("prime", 5), positive_values("pidigit", 5)
+    ((2, 3, 5, 7, 11), (1, 4, 1, 5, 9))
+    """
+    return _positive_values(name, min(count, CAPS.get(name, count)))
+
+
 CELEBRITY: dict[str, Callable[[int], int]] = {
     "prime": prime,
     "triangle": triangle,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -45,7 +45,7 @@ from companion.expr import (
 )
 from companion.expr.polynomial import Polynomial, add, to_polynomial
 from companion.hand import DEFAULT_RULES, HandRules, check_hand_size, check_v
-from companion.sequences import CELEBRITY
+from companion.sequences import positive_values
 
 DEFAULT_SEARCH = 1000
 EXHAUSTIVE_PAIRS = 250_000
@@ -88,23 +88,36 @@ def additive_terms(expr: Expr, sign: int = 1) -> Iterator[tuple[int, Expr]]:
 Residual = list[tuple[int, Expr]]
 Value = int | Fraction
 """An exact total: an integer over a common denominator, or a Fraction."""
-IntegerTerm = tuple[int, Callable[[int], int]]
+IntegerTerm = tuple[int, str]
+"""A sign and the name of a celebrity function (or ``factorial``) of one variable."""
 
 
-def _factorial(k: int) -> int:
-    if not 0 <= k <= FACTORIAL_CAP:
-        raise ExpressionError(f"factorial of {k} is not allowed")
-    return math.factorial(k)
-
-
-def integer_term(term: Expr) -> tuple[str, Callable[[int], int]] | None:
-    """A celebrity function or factorial of X or Y alone, computed on integers directly."""
+def integer_term(term: Expr) -> tuple[str, str] | None:
+    """(variable, function) for a celebrity card or factorial of X or Y alone."""
     if isinstance(term, Call | Factorial):
         argument = term.argument if isinstance(term, Call) else term.operand
         if isinstance(argument, Variable) and argument.name in ("X", "Y"):
-            function = CELEBRITY[term.function] if isinstance(term, Call) else _factorial
-            return argument.name, function
+            return argument.name, term.function if isinstance(term, Call) else "factorial"
     return None
+
+
+def integer_values(function: str, values: list[int]) -> dict[int, int]:
+    """The function at each value where defined, from one table of its sequence."""
+    largest = max(max(values), -min(values)) if values else 0
+    if function == "factorial":
+        table, product = [1], 1
+        for k in range(1, min(largest, FACTORIAL_CAP) + 1):
+            product *= k
+            table.append(product)
+        return {value: table[value] for value in values if 0 <= value < len(table)}
+    positive = positive_values(function, largest)
+    result: dict[int, int] = {}
+    for value in values:
+        if 0 < value <= len(positive):
+            result[value] = positive[value - 1]
+        elif 0 < -value <= len(positive):
+            result[value] = -positive[-value - 1]
+    return result
 
 
 class _Hand:
@@ -147,25 +160,26 @@ class _Hand:
         """For the part of the total in one variable, where defined: the numerator over
         ``denominator`` of its polynomial and integer terms, and its residual Fraction."""
         poly = self.x_poly if variable == "X" else self.y_poly
-        integer_terms = self.integer_terms[variable]
-        residuals = self.residuals[variable]
-        numerators: dict[int, int] = {}
+        integers = dict.fromkeys(values, 0)
+        for sign, name in self.integer_terms[variable]:
+            lookup = integer_values(name, values)
+            integers = {v: total + sign * lookup[v] for v, total in integers.items() if v in lookup}
         extras: dict[int, Fraction] = {}
-        defined = values
-        if integer_terms or residuals:
-            defined = []
-            for value in values:
+        if self.residuals[variable]:
+            for value in list(integers):
                 try:
-                    integer = sum(sign * function(value) for sign, function in integer_terms)
-                    if residuals:
-                        other = (value, None) if variable == "X" else (1, value)
-                        extras[value] = self.residual(variable, *other)
+                    other = (value, None) if variable == "X" else (1, value)
+                    extras[value] = self.residual(variable, *other)
                 except ExpressionError:
-                    continue
-                numerators[value] = integer * self.denominator
-                defined.append(value)
-        for value, number in zip(defined, _poly_values(poly, defined), strict=True):
-            numerators[value] = numerators.get(value, 0) + number
+                    del integers[value]
+        defined = list(integers)
+        scale = self.denominator
+        numerators = {
+            value: integer * scale + number
+            for (value, integer), number in zip(
+                integers.items(), _poly_values(poly, defined), strict=True
+            )
+        }
         return numerators, extras
 
 
