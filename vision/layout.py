@@ -17,8 +17,8 @@ and :func:`solitaire_layout`.
 >>> layout = medley_layout()
 >>> layout.zone_at((10.0, 10.0)) is None
 True
->>> layout.zone_at(layout.zone("grid-2-2").center)
-'grid-2-2'
+>>> layout.zone_at(layout.zone("cell-4").center)
+'cell-4'
 """
 
 from __future__ import annotations
@@ -485,15 +485,16 @@ def players_layout(
 ) -> TableLayout:
     """A table for 21X or the trick game: centre zones side by side, then one wedge per player.
 
-    Player 1 sits at the bottom edge (nearest the screen) and the others follow clockwise
-    as seen from above; each wedge runs from the table centre to the table edge, and the
-    centre zones, listed first, take precedence over the wedges.
+    ``player-0`` (the first player of the game's start event) sits at the bottom edge,
+    nearest the screen, and the others follow clockwise as seen from above; each wedge runs
+    from the table centre to the table edge, and the centre zones, listed first, take
+    precedence over the wedges.
 
     >>> layout = players_layout(3)
     >>> [zone.name for zone in layout.zones]
-    ['deck', 'trick', 'player-1', 'player-2', 'player-3']
+    ['deck', 'trick', 'player-0', 'player-1', 'player-2']
     >>> layout.zone_at((450.0, 590.0)), layout.zone_at((480.0, 300.0))
-    ('player-1', 'trick')
+    ('player-0', 'trick')
     """
     if not 1 <= players <= 8:
         raise LayoutError(f"a players layout is for 1 to 8 players, not {players}")
@@ -516,7 +517,7 @@ def players_layout(
         middle = math.pi / 2 + index * step  # y grows downwards: pi/2 is the bottom edge
         zones.append(
             Zone(
-                f"player-{index + 1}",
+                f"player-{index}",
                 _wedge(width, height, middle - step / 2, middle + step / 2),
                 "player",
             )
@@ -552,15 +553,17 @@ def medley_layout(*, width: float = 600.0, height: float = 600.0, gap: float = 1
     """Mountainside Math Medley: the 3x3 grid, a corner spot diagonally off each grid corner,
     and, between the two bottom corners, the draw pile, a dice tray and the discard pile.
 
-    Grid zones are ``grid-ROW-COLUMN`` (1-based, row 1 at the top); corners are
-    ``corner-nw``, ``corner-ne``, ``corner-sw`` and ``corner-se``.
+    Zone names carry the referee's numbers (see :mod:`companion.games.medley`): the grid
+    cells are ``cell-0`` to ``cell-8`` row by row from the top left, and the corner spots
+    ``corner-0`` (top left), ``corner-1`` (top right), ``corner-2`` (bottom left) and
+    ``corner-3`` (bottom right).
     """
     cell_w, cell_h = CARD_WIDTH + gap, CARD_HEIGHT + gap
     left = (width - 3 * cell_w) / 2.0
     top = (height - 3 * cell_h) / 2.0
     zones = [
         Zone.rectangle(
-            f"grid-{row + 1}-{column + 1}",
+            f"cell-{3 * row + column}",
             left + column * cell_w,
             top + row * cell_h,
             cell_w,
@@ -570,13 +573,15 @@ def medley_layout(*, width: float = 600.0, height: float = 600.0, gap: float = 1
         for row in range(3)
         for column in range(3)
     ]
-    for label, x, y in [
-        ("nw", left - cell_w, top - cell_h),
-        ("ne", left + 3 * cell_w, top - cell_h),
-        ("sw", left - cell_w, top + 3 * cell_h),
-        ("se", left + 3 * cell_w, top + 3 * cell_h),
-    ]:
-        zones.append(Zone.rectangle(f"corner-{label}", x, y, cell_w, cell_h, "corner"))
+    for number, (x, y) in enumerate(
+        [
+            (left - cell_w, top - cell_h),
+            (left + 3 * cell_w, top - cell_h),
+            (left - cell_w, top + 3 * cell_h),
+            (left + 3 * cell_w, top + 3 * cell_h),
+        ]
+    ):
+        zones.append(Zone.rectangle(f"corner-{number}", x, y, cell_w, cell_h, "corner"))
     bottom = top + 3 * cell_h
     zones.append(Zone.rectangle("draw", left, bottom, cell_w, cell_h, "draw"))
     zones.append(Zone.rectangle("dice", left + cell_w, bottom, cell_w, cell_h, "dice"))
@@ -588,7 +593,8 @@ def medley_layout(*, width: float = 600.0, height: float = 600.0, gap: float = 1
 def solitaire_layout(
     columns: int = 4, *, width: float = 600.0, height: float = 500.0, gap: float = 15.0
 ) -> TableLayout:
-    """Twenty One solitaire: ``columns`` tall column zones (``column-1`` at the left), with the
+    """Twenty One solitaire: ``columns`` tall column zones (``column-0`` at the left, numbered as
+    the referee's ``place`` events number them), with the
     card to play (``draw``) and the cleared cards (``cleared``) below them.
 
     A column is tall enough for a fanned pile of five cards.
@@ -600,7 +606,7 @@ def solitaire_layout(
     left = (width - columns * column_w) / 2.0
     top = gap
     zones = [
-        Zone.rectangle(f"column-{i + 1}", left + i * column_w, top, column_w, column_h, "column")
+        Zone.rectangle(f"column-{i}", left + i * column_w, top, column_w, column_h, "column")
         for i in range(columns)
     ]
     below = top + column_h + gap
@@ -626,8 +632,9 @@ def _check_inside(zones: list[Zone], width: float, height: float, name: str) -> 
 
 DEFAULT_LAYOUTS = {
     "21x": lambda: players_layout(4, centre=("deck", "discard"), name="21x"),
+    "21x-solo": lambda: players_layout(1, centre=("deck", "discard"), name="21x-solo"),
     "trick": lambda: players_layout(4, centre=("stock", "trick"), name="trick"),
     "solitaire": solitaire_layout,
     "medley": medley_layout,
 }
-"""A default layout for each game, by short name."""
+"""A default layout for each game, by the game's registry name."""

@@ -121,12 +121,12 @@ def test_observations_are_assigned_to_zones_through_the_calibration() -> None:
         return project(np.linalg.inv(TRUE_MATRIX), layout.zone(zone).center)
 
     cards = [
-        CardObservation("7h", seen_at("grid-1-3"), seen_at("grid-1-3"), 0.9),
-        CardObservation("Ks", seen_at("corner-sw"), seen_at("corner-sw"), 0.9),
+        CardObservation("7h", seen_at("cell-2"), seen_at("cell-2"), 0.9),
+        CardObservation("Ks", seen_at("corner-2"), seen_at("corner-2"), 0.9),
         CardObservation("2c", project(np.linalg.inv(TRUE_MATRIX), (3.0, 3.0)), (0.0, 0.0), 0.9),
     ]
     dice = [DieObservation(4, seen_at("dice"), 0.8)]
-    assert [c.zone for c in calibrated.assign(cards)] == ["grid-1-3", "corner-sw", None]
+    assert [c.zone for c in calibrated.assign(cards)] == ["cell-2", "corner-2", None]
     assert [d.zone for d in calibrated.assign(dice)] == ["dice"]
 
 
@@ -151,22 +151,26 @@ def test_player_wedges_cover_the_table_edge_once(players: int) -> None:
         angle = 2 * math.pi * (step + 0.5) / 72
         point = (450 + 440 * math.cos(angle), 300 + 290 * math.sin(angle))
         assert sum(wedge.contains(point) for wedge in wedges) == 1
-    assert layout.zone_at((450.0, 595.0)) == "player-1"  # player 1 at the bottom edge
+    assert layout.zone_at((450.0, 595.0)) == "player-0"  # the first player at the bottom edge
 
 
 def test_medley_has_its_grid_corners_and_piles() -> None:
     layout = medley_layout()
     names = {zone.name for zone in layout.zones}
-    assert {f"grid-{r}-{c}" for r in (1, 2, 3) for c in (1, 2, 3)} <= names
-    assert {"corner-nw", "corner-ne", "corner-sw", "corner-se", "draw", "discard", "dice"} <= names
-    nw, g11 = layout.zone("corner-nw").center, layout.zone("grid-1-1").center
-    assert nw[0] < g11[0] and nw[1] < g11[1]  # diagonally off the grid's top-left corner
+    assert {f"cell-{i}" for i in range(9)} <= names
+    assert {"corner-0", "corner-1", "corner-2", "corner-3", "draw", "discard", "dice"} <= names
+    cells = [layout.zone(f"cell-{i}").center for i in range(9)]
+    assert cells[1][0] > cells[0][0] and cells[3][1] > cells[0][1]  # row by row
+    top_left, first = layout.zone("corner-0").center, cells[0]
+    assert top_left[0] < first[0] and top_left[1] < first[1]  # diagonally off the grid corner
+    bottom_right, last = layout.zone("corner-3").center, cells[8]
+    assert bottom_right[0] > last[0] and bottom_right[1] > last[1]
 
 
 def test_solitaire_columns_from_a_parameter() -> None:
     layout = solitaire_layout(5)
     columns = [zone for zone in layout.zones if zone.kind == "column"]
-    assert [zone.name for zone in columns] == [f"column-{i}" for i in range(1, 6)]
+    assert [zone.name for zone in columns] == [f"column-{i}" for i in range(5)]
     xs = [zone.center[0] for zone in columns]
     assert xs == sorted(xs)
     with pytest.raises(LayoutError, match="1 to 8 columns, not 9"):
