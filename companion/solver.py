@@ -31,6 +31,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from companion.errors import ExpressionError, HandError
 from companion.expr import (
@@ -348,67 +349,103 @@ def _search_mixed(
     mixed: dict[tuple[int, int], Value],
     common: int,
 ) -> Solution:
-    """Total = A(x) + B(y) + sum of c X^i Y^j: a float pass per X, confirmed exactly.
+    """Total = A(x) + B(y) + sum of c X^i Y^j: a float pass over blocks of X, confirmed exactly.
 
     Each float total t comes with a bound e on its rounding error (a generous multiple
     of the machine epsilon times the sum of the terms' magnitudes), so the exact total
-    lies in [t - e, t + e]. Only points whose interval can contain 21 are checked for
-    21, and for the best total the points are checked in decreasing t + e until that
-    falls below the best exact total found: no answer is missed and all are exact.
+    lies in [t - e, t + e]. Points whose interval holds 21 are checked exactly for 21.
+    For the best total, a point whose whole interval is valid (at most 21, clear of 20)
+    proves the best is at least t - e; only points whose interval reaches that far and
+    may be valid are checked exactly. Nothing is missed and every answer is exact.
     """
     import numpy as np
 
-    powers = sorted({j for _, j in mixed})
     target, twenty = 21 * common, 20 * common
+    xs, a_list = list(a), list(a.values())
     y_list, b_list = list(b), list(b.values())
     try:
         b_float = np.array([float(value / common) for value in b_list])
     except OverflowError:
         return _search_exhaustive(hand, a, b, mixed, common)
+    powers = sorted({j for _, j in mixed})
     y_powers = {j: np.array(y_list, dtype=np.float64) ** j for j in powers}
     slack = 8.0 * (len(mixed) + max(powers) + 4) * float(np.finfo(np.float64).eps)
+    coefficients = [_y_coefficients(mixed, x) for x in xs]
     found: list[tuple[int, int]] = []
-    best: tuple[int, int, Value] | None = None
+    best: tuple[int, int, Value] | None = None  # (x index, y index, exact numerator)
 
-    def exact(k: int, coefficients: dict[int, Value], a_value: Value) -> Value:
-        y = y_list[k]
-        value: Value = a_value + b_list[k] + sum(c * y**j for j, c in coefficients.items())
+    def exact(row: int, column: int) -> Value:
+        y = y_list[column]
+        terms = coefficients[row].items()
+        value: Value = a_list[row] + b_list[column] + sum(c * y**j for j, c in terms)
         return value
 
+    block = max(1, 100_000 // max(1, len(y_list)))
     with np.errstate(over="ignore", invalid="ignore"):
-        for x, a_value in a.items():
-            coefficients: dict[int, Value] = {}
-            for (i, j), c in mixed.items():
-                coefficients[j] = coefficients.get(j, 0) + c * x**i
-            try:
-                a_float = float(a_value / common)
-                total = a_float + b_float
-                size = np.abs(total) + np.abs(b_float) + abs(a_float)
-                for j, c in coefficients.items():
-                    term = float(c / common) * y_powers[j]
-                    total += term
-                    size += np.abs(term)
-            except OverflowError:
-                total = np.full(len(y_list), np.nan)
-                size = np.full(len(y_list), np.inf)
+        for first in range(0, len(xs), block):
+            rows = range(first, min(first + block, len(xs)))
+            total, size = _float_totals(rows, a_list, coefficients, common, b_float, y_powers)
             error = size * slack
             unsure = ~np.isfinite(total) | ~np.isfinite(error)
-            for k in np.flatnonzero(unsure | (np.abs(total - 21.0) <= error)).tolist():
-                if exact(k, coefficients, a_value) == target:
-                    found.append((x, y_list[k]))
-            upper = np.where(unsure, np.inf, total + error)
-            possible = np.flatnonzero(unsure | (total - error <= 21.0))
-            for k in possible[np.argsort(-upper[possible], kind="stable")].tolist():
-                if best is not None and upper[k] < _lower_float(best[2], common):
-                    break
-                value = exact(k, coefficients, a_value)
+            low, high = total - error, total + error
+            for row, column in zip(*np.nonzero(unsure | ((low <= 21.0) & (high >= 21.0))),
+                                   strict=True):
+                if exact(first + int(row), int(column)) == target:
+                    found.append((xs[first + int(row)], y_list[int(column)]))
+            surely_valid = ~unsure & (high <= 21.0) & ((low > 20.0) | (high < 20.0))
+            floor = float(low[surely_valid].max()) if surely_valid.any() else -math.inf
+            if best is not None:
+                floor = max(floor, _lower_float(best[2], common))
+            maybe = unsure | ((low <= 21.0) & (high >= floor))
+            for row, column in zip(*np.nonzero(maybe), strict=True):
+                index, value = first + int(row), exact(first + int(row), int(column))
                 if value > target or value == twenty:
                     continue
                 if best is None or value > best[2] or (
-                    value == best[2] and best[0] == x and y_list[k] < best[1]
+                    value == best[2] and (index, int(column)) < (best[0], best[1])
                 ):
-                    best = (x, y_list[k], value)
-    return _solution(found, best, common)
+                    best = (index, int(column), value)
+    if best is None:
+        return _solution(found, None, common)
+    return _solution(found, (xs[best[0]], y_list[best[1]], best[2]), common)
+
+
+def _y_coefficients(mixed: dict[tuple[int, int], Value], x: int) -> dict[int, Value]:
+    """The mixed part at this X as a polynomial in Y: {power of Y: coefficient}."""
+    coefficients: dict[int, Value] = {}
+    for (i, j), c in mixed.items():
+        coefficients[j] = coefficients.get(j, 0) + c * x**i
+    return coefficients
+
+
+def _float_totals(
+    rows: range,
+    a_list: list[Value],
+    coefficients: list[dict[int, Value]],
+    common: int,
+    b_float: Any,
+    y_powers: dict[int, Any],
+) -> tuple[Any, Any]:
+    """Float totals for a block of X rows by all Y columns, and the sum of magnitudes."""
+    import numpy as np
+
+    a_column = np.array([_to_float(a_list[row], common) for row in rows])[:, None]
+    total = a_column + b_float[None, :]
+    size = np.abs(a_column) + np.abs(b_float)[None, :]
+    for j, column in y_powers.items():
+        c_column = np.array([_to_float(coefficients[row].get(j, 0), common) for row in rows])
+        term = c_column[:, None] * column[None, :]
+        total = total + term
+        size = size + np.abs(term)
+    return total, size
+
+
+def _to_float(value: Value, common: int) -> float:
+    """value/common as a float, NaN when too large (its points are then checked exactly)."""
+    try:
+        return float(value / common)
+    except OverflowError:
+        return math.nan
 
 
 def _lower_float(numerator: Value, common: int) -> float:
