@@ -37,6 +37,8 @@ JOKER_TEMPLATES = Path(__file__).parent / "data" / "jokers.npz"
 JOKER_SIZE = (36, 52)
 #: Smallest normalised correlation with a joker picture that counts as a joker.
 JOKER_MATCH = 0.6
+#: Smallest share of blank face a joker has (card backs are patterned all over).
+JOKER_WHITE = 0.7
 #: Blur (pixels at ``JOKER_SIZE``) so line drawings still match after a slight misfit.
 JOKER_BLUR = 1.5
 JOKER = "JK"
@@ -129,7 +131,8 @@ class CardRecognizer:
         reads: Sequence[IndexRead] = (),
         outlines: Sequence[Quad] | None = None,
     ) -> list[CardObservation]:
-        """Whole cards (outline visible, no index among ``reads``) whose picture matches a joker.
+        """Whole cards (outline visible, no index among ``reads``, mostly blank face) whose
+        picture matches a joker.
 
         The shipped pictures are those of the two CC0 designs. ``outlines`` are
         the frame's card outlines if already found.
@@ -139,8 +142,9 @@ class CardRecognizer:
             outline = np.float32(quad)
             if any(cv2.pointPolygonTest(outline, r.candidate.center, False) >= 0 for r in reads):
                 continue
-            score = joker_score(card_image(frame_bgr, quad), self.jokers)
-            if score >= JOKER_MATCH:
+            picture = card_image(frame_bgr, quad)
+            score = joker_score(picture, self.jokers)
+            if score >= JOKER_MATCH and white_share(picture) >= JOKER_WHITE:
                 centre = np.mean(quad, axis=0)
                 point = (float(centre[0]), float(centre[1]))
                 found.append(CardObservation(JOKER, point, point, score, corners=quad))
@@ -168,6 +172,12 @@ def card_image(frame_bgr: np.ndarray, quad: Quad) -> np.ndarray:
     warp = cv2.getPerspectiveTransform(np.float32(quad), target)
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     return cv2.warpPerspective(grey, warp, JOKER_SIZE, flags=cv2.INTER_AREA)
+
+
+def white_share(card_grey: np.ndarray) -> float:
+    """The share of a card image that is near its brightest (blank card face)."""
+    bright = float(np.percentile(card_grey, 95))
+    return float(np.mean(card_grey >= 0.8 * bright))
 
 
 def joker_score(card_grey: np.ndarray, templates: np.ndarray) -> float:

@@ -1,0 +1,119 @@
+"""Parts of the card reader: outlines, jokers, the tracker, the glyph model file, image reading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.annotate import annotate
+from vision.cards import CardRecognizer, CardTracker
+from vision.glyphs import GlyphModel, GlyphModelError
+from vision.imageio import ImageError, read_image
+from vision.outline import find_card_outlines
+
+FACES = Path("cards") / "faces-cc0"
+
+
+def place_card(card_bgra: np.ndarray, angle: float, scale: float, size=(1280, 720)) -> np.ndarray:
+    """A card face (BGRA) turned by ``angle`` degrees in the middle of a plain cork-brown frame."""
+    width, height = size
+    frame = np.zeros((height, width, 3), np.float32)
+    frame[:] = (60, 110, 160)
+    turn = cv2.getRotationMatrix2D((card_bgra.shape[1] / 2, card_bgra.shape[0] / 2), angle, scale)
+    turn[:, 2] += (width / 2 - card_bgra.shape[1] / 2, height / 2 - card_bgra.shape[0] / 2)
+    colour = cv2.warpAffine(card_bgra[:, :, :3], turn, size).astype(np.float32)
+    alpha = cv2.warpAffine(card_bgra[:, :, 3], turn, size).astype(np.float32)[:, :, None] / 255
+    return (frame * (1 - alpha) + colour * alpha).astype(np.uint8)
+
+
+def face(shared_data: Path, name: str) -> np.ndarray:
+    return cv2.imread(str(shared_data / FACES / name), cv2.IMREAD_UNCHANGED)
+
+
+def test_outline_of_a_lone_card_matches_its_corners(shared_data: Path) -> None:
+    frame = place_card(face(shared_data, "Hq.png"), angle=30, scale=1.0)
+    [quad] = find_card_outlines(frame)
+    short = np.linalg.norm(np.subtract(quad[1], quad[0]))
+    long = np.linalg.norm(np.subtract(quad[2], quad[1]))
+    assert short == pytest.approx(240, abs=12)
+    assert long == pytest.approx(336, abs=12)
+    assert np.mean(quad, axis=0) == pytest.approx((640, 360), abs=4)
+
+
+def test_no_outline_on_an_empty_table() -> None:
+    assert find_card_outlines(np.full((480, 640, 3), (60, 110, 160), np.uint8)) == []
+
+
+@pytest.mark.parametrize("name", ["J1.png", "J2.png", "four-colour/2J.png"])
+@pytest.mark.parametrize("angle", [0, 180, 65])
+def test_jokers_are_named_jk(shared_data: Path, name: str, angle: float) -> None:
+    frame = place_card(face(shared_data, name), angle=angle, scale=0.8)
+    cards = CardRecognizer().recognize(frame)
+    assert [seen.card for seen in cards] == ["JK"]
+    assert len(cards[0].corners) == 4
+
+
+@pytest.mark.parametrize("name", ["B1.png", "B2.png"])
+def test_card_backs_are_not_cards(shared_data: Path, name: str) -> None:
+    frame = place_card(face(shared_data, name), angle=20, scale=0.8)
+    assert CardRecognizer().recognize(frame) == []
+
+
+@pytest.mark.parametrize(("name", "card"), [("Sk.png", "Ks"), ("D10.png", "10d"), ("7H.png", "7h")])
+def test_upside_down_faces(shared_data: Path, name: str, card: str) -> None:
+    image = face(shared_data, name) if name[0] in "SD" else face(shared_data, f"four-colour/{name}")
+    frame = place_card(image, angle=180, scale=0.7)
+    assert [seen.card for seen in CardRecognizer().recognize(frame)] == [card]
+
+
+def test_tracker_follows_changes_and_skips_still_frames(shared_data: Path) -> None:
+    recognizer = CardRecognizer()
+    queen = place_card(face(shared_data, "Sq.png"), angle=10, scale=0.6)
+    tracker = CardTracker(recognizer)
+    first = tracker.update(queen)
+    assert [seen.card for seen in first] == ["Qs"]
+    rng = np.random.default_rng(1)
+    noisy = np.clip(queen + rng.normal(0, 3, queen.shape), 0, 255).astype(np.uint8)
+    assert tracker.update(noisy) is first
+    two = queen.copy()
+    five = place_card(face(shared_data, "H5.png"), angle=-20, scale=0.5)
+    two[:, 900:] = five[:, 500:880]
+    seen = tracker.update(two)
+    assert sorted(card.card for card in seen) == ["5h", "Qs"]
+    assert (tracker.full_detections, tracker.partial_updates) == (1, 1)
+    assert sorted(card.card for card in recognizer.recognize(two)) == ["5h", "Qs"]
+
+
+def test_annotate_draws_on_a_copy(shared_data: Path) -> None:
+    frame = place_card(face(shared_data, "Ca.png"), angle=0, scale=0.8)
+    cards = CardRecognizer().recognize(frame)
+    marked = annotate(frame, cards)
+    assert marked is not frame
+    assert (marked != frame).any()
+
+
+def test_glyph_model_file_errors_are_one_line(tmp_path: Path) -> None:
+    with pytest.raises(GlyphModelError, match="not a glyph model") as missing:
+        GlyphModel.load(tmp_path / "none.npz")
+    assert "\n" not in str(missing.value)
+    other = tmp_path / "other.npz"
+    np.savez(
+        other,
+        rank_features=np.zeros((2, 5)),
+        rank_labels=np.array(["A", "-"]),
+        suit_features=np.zeros((1, 5)),
+        suit_labels=np.array(["c"]),
+    )
+    with pytest.raises(GlyphModelError, match="another reader version"):
+        GlyphModel.load(other)
+
+
+def test_read_image_errors(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="no such image file"):
+        read_image(tmp_path / "absent.png")
+    (tmp_path / "text.png").write_text("hello")
+    with pytest.raises(ImageError, match="not a readable image"):
+        read_image(tmp_path / "text.png")
