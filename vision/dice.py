@@ -43,6 +43,7 @@ Image = npt.NDArray[Any]
 Point = tuple[float, float]
 
 MAX_PIPS = 6
+WORKING_WIDTH = 640
 BACKGROUND_SIZE = (160, 120)
 BACKGROUND_KERNEL = 31
 RING_SAMPLES = 24
@@ -130,11 +131,16 @@ def find_dice(
 ) -> list[DieObservation]:
     """Every die whose top face can be read in a BGR ``image``, left to right.
 
-    ``dark=True`` is for dark dice with light pips.
+    ``dark=True`` is for dark dice with light pips. Frames wider than 800 pixels are read at
+    640 pixels wide (the size the pixel thresholds suit); centres are in the frame's pixels.
     """
     settings = settings or DiceSettings()
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("find_dice needs a 3-channel BGR image")
+    scale = 1.0
+    if image.shape[1] > 1.25 * WORKING_WIDTH:  # pixel sizes below are tuned for 640 wide
+        scale = WORKING_WIDTH / image.shape[1]
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     if dark:
         image = cv2.bitwise_not(image)
         settings = DiceSettings(**{**settings.__dict__, "colour_weight": 0.0})
@@ -157,7 +163,11 @@ def find_dice(
         )
     height, width = lightness.shape
     dice = [
-        DieObservation(value=len(face.pips), center=face.center, confidence=face.confidence)
+        DieObservation(
+            value=len(face.pips),
+            center=(face.center[0] / scale, face.center[1] / scale),
+            confidence=face.confidence,
+        )
         for face in _one_face_per_die(faces, settings)
         if not _at_edge(face, width, height, settings.edge_margin)
     ]

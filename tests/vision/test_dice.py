@@ -123,6 +123,16 @@ def test_one_photo_in_detail(shared_data: Path) -> None:
     assert 0.5 < die.confidence <= 1.0
 
 
+def test_a_large_frame_reads_the_same_with_centres_in_its_pixels(shared_data: Path) -> None:
+    photo = cv2.imread(str(shared_data / "dice" / "photos" / "six_44.jpg"))
+    small = find_dice(photo)
+    large = find_dice(cv2.resize(photo, (1920, 1440), interpolation=cv2.INTER_CUBIC))
+    assert len(small) >= 4
+    assert [d.value for d in large] == [d.value for d in small]
+    for big, little in zip(large, small, strict=True):
+        assert big.center == pytest.approx((3 * little.center[0], 3 * little.center[1]), abs=6)
+
+
 def test_dark_dice_with_light_pips_are_read_by_inverting(photos: list[Path]) -> None:
     """The photos inverted are dark dice with light pips on a dark table. Without the
     colour cue (unknown for dark dice) fewer bodies are found: about 84 % here."""
