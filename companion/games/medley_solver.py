@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import groupby
@@ -263,6 +263,11 @@ class _Item:
     values: tuple[int, ...]
 
 
+TABLE_LIMIT = 13
+"""Up to this many usable cards a table of every mask's submasks is kept (8 MB at 13);
+beyond it (more corner spots) the disjoint masks are found item by item."""
+
+
 @cache
 def _submasks(count: int) -> list[int]:
     """For every mask of ``count`` items, a bitset (an int) of all its submasks.
@@ -274,6 +279,21 @@ def _submasks(count: int) -> list[int]:
     for bit in range(count):
         table += [family | family << (1 << bit) for family in table]
     return table
+
+
+@cache
+def _lacking(count: int) -> list[int]:
+    """For each of ``count`` items, the bitset of masks without it.
+
+    >>> [bin(family) for family in _lacking(2)]
+    ['0b101', '0b11']
+    """
+    families = []
+    for item in range(count):
+        block = (1 << (1 << item)) - 1
+        period = 1 << (item + 1)
+        families.append(sum(block << start for start in range(0, 1 << count, period)))
+    return families
 
 
 def _bitset(masks: list[int]) -> int:
@@ -311,10 +331,24 @@ class _Search:
             for i, it in enumerate(self.items)
             if it.slot[0] == "c" or (rules.aces_as_corners and it.card[0] == "A")
         )
+        if len(self.items) <= TABLE_LIMIT:
+            table, full = _submasks(len(self.items)), self.full
+            self.disjoint: Callable[[int], int] = lambda mask: table[full ^ mask]
+        else:
+            self.disjoint = self._disjoint_by_item
         self.base, self.choosing = self._products()
         self.extras = self._extras()
         self.made: dict[int, int] = {}
         self.found = self._valid(first_only) if self.items else 0
+
+    def _disjoint_by_item(self, mask: int) -> int:
+        """The bitset of masks sharing no item with ``mask``, without the big table."""
+        family = (1 << (1 << len(self.items))) - 1
+        lacking = _lacking(len(self.items))
+        for item in range(len(self.items)):
+            if mask >> item & 1:
+                family &= lacking[item]
+        return family
 
     def _products(self) -> tuple[list[int], list[tuple[int, ...]]]:
         """For every mask of items: the product of its one-value cards, and the multipliers
@@ -346,25 +380,24 @@ class _Search:
     def _valid(self, first_only: bool) -> int:
         """The bitset of every mask of cards that is a valid combination (with
         ``first_only``, of those found by the first stage that finds any)."""
-        submasks = _submasks(len(self.items))
         needed = {self.target - s for sums in self.extras.values() for s in sums}
         valid = 0
-        for made in self._made(needed, submasks):
+        for made in self._made(needed):
             self.made = made
             valid = 0
             for extra, sums in self.extras.items():
                 family = 0
                 for total in sums:
                     family |= made.get(self.target - total, 0)
-                valid |= (family & submasks[self.full ^ extra]) << extra
-            valid &= ~submasks[self.full ^ self.grid_mask]
+                valid |= (family & self.disjoint(extra)) << extra
+            valid &= ~self.disjoint(self.grid_mask)
             if not self.rules.single_card:
                 valid &= ~sum(1 << (1 << i) for i in range(len(self.items)))
             if valid and first_only:
                 break
         return valid
 
-    def _made(self, needed: set[int], submasks: list[int]) -> Iterator[dict[int, int]]:
+    def _made(self, needed: set[int]) -> Iterator[dict[int, int]]:
         """For each needed normal value, the bitset of masks making it: first with single
         products and sums ``P1 + P2``, then also with differences ``P1 - P2``.
 
@@ -374,7 +407,7 @@ class _Search:
         ones = [1 << i for i, item in enumerate(self.items) if item.values == (1,)]
         any_one = sum(ones)
         choosing_mask = sum(1 << i for i, item in enumerate(self.items) if len(item.values) > 1)
-        searched = [*_members(submasks[self.full ^ any_one])[1:], *ones]
+        searched = [*_members(self.disjoint(any_one))[1:], *ones]
         plain = [mask for mask in searched if not mask & choosing_mask]
         plain.sort(key=self.base.__getitem__)
         buckets = {value: list(group) for value, group in groupby(plain, self.base.__getitem__)}
@@ -395,11 +428,13 @@ class _Search:
         if not self.rules.allow_negative:
             low = max(low, 0)
 
+        disjoint = self.disjoint
+
         def join(v1: int, v2: int, n: int) -> None:
             small, large = (v1, v2) if len(buckets[v1]) <= len(buckets[v2]) else (v2, v1)
             other, family = bitset(large), 0
             for mask in buckets[small]:
-                family |= (other & submasks[self.full ^ mask]) << mask
+                family |= (other & disjoint(mask)) << mask
             made[n] = made.get(n, 0) | family
 
         for i, v1 in enumerate(values):
@@ -410,20 +445,18 @@ class _Search:
                     break
                 if v1 + v2 in needed:
                     join(v1, v2, v1 + v2)
-        yield self._with_ones(made, ones, submasks)
+        yield self._with_ones(made, ones)
         for v2 in values:
             for v1 in values[bisect_left(values, v2 + low) : bisect_right(values, v2 + high)]:
                 if v1 - v2 in needed:
                     join(v1, v2, v1 - v2)
-        yield self._with_ones(made, ones, submasks)
+        yield self._with_ones(made, ones)
 
-    def _with_ones(
-        self, made: dict[int, int], ones: list[int], submasks: list[int]
-    ) -> dict[int, int]:
+    def _with_ones(self, made: dict[int, int], ones: list[int]) -> dict[int, int]:
         """``made`` with any of the cards worth 1 added to every mask."""
         made = dict(made)
         for one in ones:
-            without = submasks[self.full ^ one]
+            without = self.disjoint(one)
             for n, family in made.items():
                 made[n] = family | (family & without) << one
         return made

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import ExpressionError, IllegalMove
+from companion.games import medley_solver
 from companion.games.medley_claims import parse_claim, resolve_claim
 from companion.games.medley_solver import (
     Board,
@@ -249,6 +250,17 @@ def test_has_combination_and_the_lazy_listing_agree_with_solve() -> None:
     assert solve(board, 66) == [] and not has_combination(board, 66)
     assert has_combination(board, 11)
     assert {c.slots for c in iter_combinations(board, 11)} == {c.slots for c in solve(board, 11)}
+
+
+def test_more_corner_spots_than_the_table_holds_give_the_same_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    board = Board(grid=("8h", "5c", "10d", "2s", "Qd", "Kh", "Jc", "9s", "3h"),
+                  corners=("Kd", "7s", "JK", "Ac"))
+    with_table = {c.slots for c in solve(board, 54)}
+    monkeypatch.setattr(medley_solver, "TABLE_LIMIT", 0)
+    assert {c.slots for c in solve(board, 54)} == with_table
+    assert has_combination(board, 54)
 
 
 CARDS = [str(card) for card in standard_deck(jokers=1)]
