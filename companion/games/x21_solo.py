@@ -32,7 +32,7 @@ from typing import Any
 from companion.errors import IllegalMove
 from companion.events import Event
 from companion.games.base import option
-from companion.games.x21 import Cards, Claim, read_setup, take_from_deck
+from companion.games.x21_table import Cards, Claim, read_setup, take_from_deck
 from companion.timers import Stopwatch
 
 CORE_SET = "core"

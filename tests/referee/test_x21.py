@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.x21 import RULES, Claim
+from companion.games.x21 import RULES
+from companion.games.x21_table import Claim
 from companion.replay import replay
 
 from .tables import ALL_IDS, INLINE_CARDS, Table
