@@ -89,7 +89,11 @@ def _text(expr: Expr, substitute: Mapping[str, Fraction], times: str) -> str:
     if isinstance(expr, Factorial):
         return _render(expr.operand, ATOM, substitute, times) + "!"
     if isinstance(expr, Call):
-        return f"{expr.function}({_render(expr.argument, SUM, substitute, times)})"
+        argument = expr.argument
+        if isinstance(argument, Variable) and argument.name in substitute:
+            value = substitute[argument.name]
+            return f"{expr.function}({decimal_text(value) or value})"
+        return f"{expr.function}({_render(argument, SUM, substitute, times)})"
     assert isinstance(expr, BinaryOp)
     level = _LEVEL[expr.op]
     if expr.op == "^":
