@@ -44,7 +44,7 @@ SETS = ("core", "limited", "celebrity", "standard")
 BUILTIN = ("standard", "21x")
 _KEYS = {"id", "text", "expression", "level", "icons", "set", "rank", "suit"}
 _CARD_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]", re.MULTILINE)
-_TOML_LINE = re.compile(r"at line (\d+)")
+_TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)|\s*\(at end of document\)")
 
 
 @dataclass(frozen=True)
@@ -141,10 +141,11 @@ def parse_catalogue(text: str, name: str) -> Catalogue:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        match = _TOML_LINE.search(str(error))
-        line = int(match.group(1)) if match else None
-        reason = _TOML_LINE.sub("", str(error)).strip(" ()")
-        raise CatalogueError(f"invalid TOML: {reason}", path=name, line=line) from None
+        match = _TOML_WHERE.search(str(error))
+        line = int(match.group(1)) if match and match.group(1) else None
+        column = f" (column {match.group(2)})" if match and match.group(2) else ""
+        reason = _TOML_WHERE.sub("", str(error))
+        raise CatalogueError(f"invalid TOML: {reason}{column}", path=name, line=line) from None
     unknown = set(document) - {"card", "deck"}
     if unknown:
         raise CatalogueError(f"unknown top-level key(s) {sorted(unknown)}", path=name)
