@@ -40,7 +40,14 @@ import numpy as np
 
 from vision.imageio import read_image
 from vision.outline import Quad, find_card_outlines
-from vision.profile import DeckProfile, Image, OutlineFinder, ProfileError, warp_face
+from vision.profile import (
+    DeckProfile,
+    Image,
+    OutlineFinder,
+    ProfileError,
+    link_catalogue,
+    warp_face,
+)
 
 #: Frames in a row a card must lie still before it is captured.
 STEADY_FRAMES = 5
@@ -208,6 +215,29 @@ class DeckTeacher:
         """The taught faces so far, in deck order."""
         faces = {card_id: self.faces[card_id] for card_id in self.card_ids if card_id in self.faces}
         return DeckProfile(self.deck_name, faces, self.catalogue)
+
+
+def catalogue_cards(
+    link: str, tokens: Sequence[str] | None = None, data: str | None = None
+) -> tuple[list[str], dict[str, str]]:
+    """Card ids to teach from a catalogue (see :func:`~vision.profile.link_catalogue`),
+    and their printed texts for the prompts: all its cards, or those ``tokens`` name
+    (ids or printed texts).
+
+    >>> catalogue_cards("21x", ["6X", "x/2"])
+    (['6x', 'x/2'], {'6x': '6X', 'x/2': 'X/2'})
+    """
+    catalogue = link_catalogue(link, data)
+    if not tokens:
+        chosen = list(catalogue)
+    else:
+        chosen = []
+        for token in tokens:
+            card = catalogue.card(token) if token in catalogue else catalogue.resolve(token)
+            if card.id not in catalogue:
+                raise ProfileError(f"card {token!r} is not in catalogue {link!r}")
+            chosen.append(card)
+    return list(dict.fromkeys(card.id for card in chosen)), {card.id: card.text for card in chosen}
 
 
 def _moved(quad: Quad, previous: Quad) -> float:

@@ -59,29 +59,16 @@ def register(subcommands: Any) -> None:
 
 
 def _cards(args: argparse.Namespace) -> tuple[list[str], dict[str, str]]:
-    """The card ids to teach and their printed texts."""
-    from vision.profile import ProfileError, link_catalogue, normal_link
+    """The card ids to teach and their printed texts; normalises ``args.catalogue``."""
+    from vision.profile import ProfileError, normal_link
+    from vision.teach import catalogue_cards
 
     if args.catalogue is None:
         if not args.cards:
             raise ProfileError("say which cards to teach: --cards ID ... or --catalogue NAME")
         return list(dict.fromkeys(args.cards)), {}
     args.catalogue = normal_link(args.catalogue)
-    catalogue = link_catalogue(args.catalogue, args.data_dir)
-    if args.cards:
-        chosen = []
-        for token in args.cards:
-            if token in catalogue:
-                chosen.append(catalogue.card(token))
-                continue
-            card = catalogue.resolve(token)
-            if card.id not in catalogue:
-                raise ProfileError(f"card {token!r} is not in catalogue {args.catalogue!r}")
-            chosen.append(card)
-    else:
-        chosen = list(catalogue)
-    cards = list(dict.fromkeys(card.id for card in chosen))
-    return cards, {card.id: card.text for card in chosen}
+    return catalogue_cards(args.catalogue, args.cards, args.data_dir)
 
 
 def run_teach(args: argparse.Namespace) -> int:
