@@ -315,6 +315,8 @@ def _card(event: Event) -> str:
 
 
 def _index(event: Event, key: str, size: int) -> int:
+    if size == 0:
+        raise IllegalMove(f"this game has no {key} spots (option '{key}s' is 0)")
     value = event.data.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
         raise IllegalMove(f"{key!r} must be a number from 0 to {size - 1}, not {value!r}")
@@ -324,8 +326,9 @@ def _index(event: Event, key: str, size: int) -> int:
 def _draw(state: MedleyState, event: Event) -> MedleyState:
     card = _card(event)
     if card not in state.unseen:
-        place = next(name for name, cards in state.places().items() if card in cards)
-        raise IllegalMove(f"{card} is not in the draw pile: it is in {place}")
+        places = [name for name, cards in state.places().items() if card in cards]
+        where = f"it is in {places[0]}" if places else "this game's deck has no such card"
+        raise IllegalMove(f"{card} is not in the draw pile: {where}")
     if "cell" in event.data and "corner" in event.data:
         raise IllegalMove("a drawn card goes to a 'cell' or a 'corner', not both")
     unseen = list(state.unseen)

@@ -159,6 +159,9 @@ def test_cards_must_come_from_the_pile() -> None:
         play(state, ("draw", {"card": "10d", "cell": 1}))
     with pytest.raises(IllegalMove, match="unknown card"):
         play(state, ("draw", {"card": "1x", "cell": 1}))
+    short = dealt(deck=[*GRID, "7s", "6h"], dice=[4, 5])
+    with pytest.raises(IllegalMove, match="Ad is not in the draw pile: this game's deck has no"):
+        play(short, ("draw", {"card": "Ad", "corner": 0}))
     with pytest.raises(IllegalMove, match="'cell' must be a number from 0 to 8"):
         play(state, ("draw", {"card": "7s", "cell": 9}))
 
@@ -234,6 +237,8 @@ def test_number_of_corner_spots_is_an_option() -> None:
         play(dealt(dice=[4, 4], options={"corners": 2}), ("draw", {"card": "Ks", "corner": 3}))
     with pytest.raises(IllegalMove, match="'corners' must be 0 to 8"):
         start({"corners": 9})
+    with pytest.raises(IllegalMove, match="no corner spots \\(option 'corners' is 0\\)"):
+        play(dealt(dice=[4, 5], options={"corners": 0}), ("draw", {"card": "Ks", "corner": 0}))
 
 
 def test_corner_card_needs_a_full_grid_and_dice() -> None:
