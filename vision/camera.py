@@ -104,11 +104,15 @@ class Picamera2Camera(Camera):
     The main stream is configured as ``RGB888``, which picamera2 delivers as a numpy array
     in B, G, R order, OpenCV's order, so frames need no conversion. Two buffers and
     ``queue=False`` make every :meth:`read` wait for a frame that started after the call,
-    never hand back one that sat in a queue.
+    never hand back one that sat in a queue. A camera that stalls (a loose ribbon cable)
+    raises :class:`DeviceError` after ``frame_timeout`` seconds instead of hanging.
     """
 
-    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, camera_num: int = 0) -> None:
+    def __init__(
+        self, size: tuple[int, int] = DEFAULT_SIZE, camera_num: int = 0, frame_timeout: float = 2.0
+    ) -> None:
         self.description = f"picamera2 camera {camera_num} at {size[0]}x{size[1]}"
+        self._frame_timeout = frame_timeout
         try:
             module = importlib.import_module("picamera2")
         except ImportError:
@@ -134,7 +138,12 @@ class Picamera2Camera(Camera):
         if not self._open:
             raise DeviceError(f"{self.description} is closed")
         try:
-            frame = self._camera.capture_array("main")
+            job = self._camera.capture_array("main", wait=False)
+            frame = self._camera.wait(job, timeout=self._frame_timeout)
+        except TimeoutError:
+            raise DeviceError(
+                f"{self.description} sent no frame in {self._frame_timeout:g} s"
+            ) from None
         except Exception as error:
             raise DeviceError(f"{self.description} stopped delivering frames ({error})") from None
         return as_bgr(frame)

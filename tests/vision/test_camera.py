@@ -146,7 +146,7 @@ class FakePicamera2:
         self.camera_num = camera_num
         self.calls: list[str] = []
         self.configured: dict[str, Any] = {}
-        self.fail_capture = False
+        self.fail_capture: bool | str = False
         FakePicamera2.instances.append(self)
 
     @staticmethod
@@ -163,10 +163,16 @@ class FakePicamera2:
     def start(self) -> None:
         self.calls.append("start")
 
-    def capture_array(self, stream: str) -> np.ndarray:
-        self.calls.append(f"capture_array {stream}")
+    def capture_array(self, stream: str, wait: bool | None = None) -> str:
+        self.calls.append(f"capture_array {stream} wait={wait}")
+        return "job"
+
+    def wait(self, job: str, timeout: float | None = None) -> np.ndarray:
+        self.calls.append(f"wait {job} timeout={timeout}")
+        if self.fail_capture == "stall":
+            raise TimeoutError
         if self.fail_capture:
-            raise RuntimeError("camera timed out")
+            raise RuntimeError("camera unplugged")
         width, height = self.configured["main"]["size"]
         frame = np.zeros((height, width, 3), np.uint8)
         frame[0, 0] = (1, 2, 3)  # RGB888 is B, G, R in memory
@@ -202,7 +208,14 @@ def test_picamera2_backend_configures_fresh_bgr_frames(fake_picamera2: type[Fake
     assert pi.configured["main"] == {"format": "RGB888", "size": (320, 240)}
     assert pi.configured["buffer_count"] == 2
     assert pi.configured["queue"] is False
-    assert pi.calls == ["configure", "start", "capture_array main", "stop", "close"]
+    assert pi.calls == [
+        "configure",
+        "start",
+        "capture_array main wait=False",
+        "wait job timeout=2.0",
+        "stop",
+        "close",
+    ]
     assert frame.shape == (240, 320, 3)
     assert frame.dtype == np.uint8
     assert frame[0, 0].tolist() == [1, 2, 3]  # passed through: already OpenCV's order
@@ -211,7 +224,7 @@ def test_picamera2_backend_configures_fresh_bgr_frames(fake_picamera2: type[Fake
 def test_picamera2_padding_channel_is_dropped(fake_picamera2: type[FakePicamera2]) -> None:
     camera = Picamera2Camera((4, 2))
     pi = fake_picamera2.instances[0]
-    pi.capture_array = lambda stream: np.full((2, 4, 4), 7, np.uint8)  # type: ignore[method-assign]
+    pi.wait = lambda job, timeout: np.full((2, 4, 4), 7, np.uint8)  # type: ignore[method-assign]
     frame = camera.read()
     camera.close()
     assert frame.shape == (2, 4, 3)
@@ -232,8 +245,19 @@ def test_picamera2_without_a_connected_camera(fake_picamera2: type[FakePicamera2
 def test_picamera2_capture_failure_is_a_device_error(fake_picamera2: type[FakePicamera2]) -> None:
     camera = Picamera2Camera()
     fake_picamera2.instances[0].fail_capture = True
-    with pytest.raises(DeviceError, match="stopped delivering frames"):
+    with pytest.raises(DeviceError, match=r"stopped delivering frames \(camera unplugged\)"):
         camera.read()
+    camera.close()
+
+
+def test_a_stalled_picamera2_times_out_instead_of_hanging(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    camera = Picamera2Camera(frame_timeout=0.5)
+    fake_picamera2.instances[0].fail_capture = "stall"
+    with pytest.raises(DeviceError, match=r"sent no frame in 0\.5 s"):
+        camera.read()
+    assert fake_picamera2.instances[0].calls[-1] == "wait job timeout=0.5"
     camera.close()
 
 
