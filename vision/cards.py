@@ -139,7 +139,7 @@ class CardRecognizer:
         """
         found: list[CardObservation] = []
         for quad in find_card_outlines(frame_bgr) if outlines is None else outlines:
-            outline = np.float32(quad)
+            outline = np.array(quad, np.float32)
             if any(cv2.pointPolygonTest(outline, r.candidate.center, False) >= 0 for r in reads):
                 continue
             picture = card_image(frame_bgr, quad)
@@ -168,8 +168,8 @@ def scaled(card: CardObservation, factor: float) -> CardObservation:
 def card_image(frame_bgr: np.ndarray, quad: Quad) -> np.ndarray:
     """The card inside ``quad`` as a small grey image (upright or upside down)."""
     width, height = JOKER_SIZE
-    target = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
-    warp = cv2.getPerspectiveTransform(np.float32(quad), target)
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    warp = cv2.getPerspectiveTransform(np.array(quad, np.float32), target)
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     return cv2.warpPerspective(grey, warp, JOKER_SIZE, flags=cv2.INTER_AREA)
 
@@ -272,7 +272,7 @@ def one_per_outline(
     claimed: dict[int, int] = {}
     for card in sorted(cards, key=lambda seen: -seen.confidence):
         for number, quad in enumerate(outlines):
-            if cv2.pointPolygonTest(np.float32(quad), card.index, False) < 0:
+            if cv2.pointPolygonTest(np.array(quad, np.float32), card.index, False) < 0:
                 continue
             if number in claimed:
                 owner = kept[claimed[number]]
@@ -424,6 +424,7 @@ class CardTracker:
         self, frame_bgr: np.ndarray, thumbnail: np.ndarray, changed: np.ndarray
     ) -> list[CardObservation]:
         """Re-read the changed areas only; keep the reads elsewhere."""
+        reference = thumbnail if self.reference is None else self.reference
         self.partial_updates += 1
         grow = 2 * (self.margin // self.cell) + 1
         area = cv2.dilate(changed.astype(np.uint8), np.ones((grow, grow), np.uint8))
@@ -446,7 +447,7 @@ class CardTracker:
             for read in self.recognizer.read_indices(frame_bgr, region, white_level)
         ]
         self.reads = kept + fresh
-        self.reference = np.where(area > 0, thumbnail, self.reference)
+        self.reference = np.where(area > 0, thumbnail, reference)
         self.cards = self.recognizer.cards_from(frame_bgr, self.reads)
         return self.cards
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.cards import JOKER_SIZE, JOKER_TEMPLATES
 from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel
+from vision.imageio import ImageError
 from vision.index_reader import IndexCandidate, find_index_candidates
 
 #: Where, as fractions of the upright card (x, y ranges), a corner index lies.
@@ -74,15 +75,15 @@ def draw_card(card_bgr: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarra
     card_px = rng.uniform(150, 420)
     scale = card_px / height
     angle = rng.uniform(0, 2 * np.pi)
-    corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
     jitter = rng.normal(0, 0.025 * card_px, size=(4, 2))
     rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     placed = (corners - (width / 2, height / 2)) * scale @ rotation.T + jitter
     placed -= placed.min(axis=0) - 30
     size = (int(placed[:, 0].max()) + 30, int(placed[:, 1].max()) + 30)
-    homography = cv2.getPerspectiveTransform(corners, np.float32(placed))
+    homography = cv2.getPerspectiveTransform(corners, placed.astype(np.float32))
     table_colour = rng.uniform(30, 170, size=3)
-    scene = np.empty((size[1], size[0], 3), np.float32)
+    scene: np.ndarray = np.empty((size[1], size[0], 3), np.float32)
     scene[:] = table_colour
     scene += rng.normal(0, rng.uniform(2, 14), size=scene.shape)
     colour = card_bgr[:, :, :3]
@@ -111,17 +112,13 @@ def card_frame_pose(
     candidate: IndexCandidate, to_card: np.ndarray, width: int, height: int
 ) -> tuple[float, float, float]:
     """Candidate index centre as card fractions (x, y) and its "up" along the card's y axis."""
-    centre = np.float32([[candidate.center]])
-    tip = np.float32(
-        [
-            [
-                (
-                    candidate.center[0] + candidate.up[0] * candidate.glyph_size,
-                    candidate.center[1] + candidate.up[1] * candidate.glyph_size,
-                )
-            ]
-        ]
+    centre = np.array([[candidate.center]], np.float32)
+    reach = candidate.glyph_size
+    tip_point = (
+        candidate.center[0] + candidate.up[0] * reach,
+        candidate.center[1] + candidate.up[1] * reach,
     )
+    tip = np.array([[tip_point]], np.float32)
     (cx, cy), (tx, ty) = (cv2.perspectiveTransform(p, to_card)[0, 0] for p in (centre, tip))
     direction = np.array([tx - cx, ty - cy])
     up_y = float(direction[1] / max(np.linalg.norm(direction), 1e-6))
@@ -231,11 +228,19 @@ def model_without(per_card: dict[str, ExampleSet], left_out: str) -> GlyphModel:
     return examples.model()
 
 
+def read_face(path: Path) -> np.ndarray:
+    """A card face image with its alpha channel (BGRA)."""
+    face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if face is None:
+        raise ImageError(f"{path}: not a readable card face image")
+    return np.asarray(face)
+
+
 def joker_pictures(faces_dir: Path) -> np.ndarray:
     """The CC0 jokers as small grey card images on white, for whole-card matching."""
     pictures = []
     for name in JOKER_SOURCES:
-        card = cv2.imread(str(faces_dir / name), cv2.IMREAD_UNCHANGED)
+        card = read_face(faces_dir / name)
         alpha = card[:, :, 3:4].astype(np.float32) / 255.0
         on_white = card[:, :, :3].astype(np.float32) * alpha + 255.0 * (1 - alpha)
         grey = cv2.cvtColor(on_white.astype(np.uint8), cv2.COLOR_BGR2GRAY)
@@ -247,10 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     """Generate the shipped model and joker pictures from the CC0 faces."""
     args = sys.argv[1:] if argv is None else argv
     faces_dir = Path(args[0]) if args else Path(__file__).parents[2] / "shared/data/cards/faces-cc0"
-    labelled = (
-        (cv2.imread(str(path), cv2.IMREAD_UNCHANGED), card)
-        for path, card in cc0_card_files(faces_dir)
-    )
+    labelled = ((read_face(path), card) for path, card in cc0_card_files(faces_dir))
     model = build_model(labelled)
     DEFAULT_MODEL.parent.mkdir(parents=True, exist_ok=True)
     model.save(DEFAULT_MODEL)

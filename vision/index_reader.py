@@ -158,7 +158,7 @@ def find_ink_blobs(
         darkest, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, INK_BLOCK, INK_CONTRAST
     )
     near_white = cv2.boxFilter(white, cv2.CV_8U, (15, 15), normalize=False) > 60
-    ink &= near_white.view(np.uint8)
+    ink = cv2.bitwise_and(ink, near_white.astype(np.uint8))
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     x, y, w, h, area = (stats[:, i] for i in range(5))
     longest = np.maximum(w, h)
@@ -261,7 +261,7 @@ def gaussian_matrix(size: int, sigma: float) -> np.ndarray:
     """The (size, size) matrix that blurs a vector of ``size`` values (zero beyond the ends)."""
     positions = np.arange(size)
     kernel = np.exp(-0.5 * ((positions[:, None] - positions[None, :]) / sigma) ** 2)
-    return (kernel / kernel.sum(axis=1, keepdims=True)).astype(np.float32)
+    return np.asarray(kernel / kernel.sum(axis=1, keepdims=True), dtype=np.float32)
 
 
 #: Sub-pixel offsets: each glyph pixel is splatted as 2 x 2 points.

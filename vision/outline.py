@@ -30,7 +30,7 @@ def card_white_mask(frame_bgr: np.ndarray) -> np.ndarray:
     blurred = cv2.GaussianBlur(darkest_channel, (5, 5), 0)
     level, _ = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     _, mask = cv2.threshold(blurred, max(level, 110.0), 255, cv2.THRESH_BINARY)
-    return mask
+    return np.asarray(mask)
 
 
 def order_quad(points: np.ndarray) -> Quad:
@@ -49,6 +49,12 @@ def order_quad(points: np.ndarray) -> Quad:
         pts = np.roll(pts, -1, axis=0)
     p0, p1, p2, p3 = ((float(x), float(y)) for x, y in pts)
     return (p0, p1, p2, p3)
+
+
+def side(quad: Quad, first: int) -> float:
+    """Length of the edge from corner ``first`` to the next one."""
+    (x0, y0), (x1, y1) = quad[first], quad[(first + 1) % 4]
+    return float(np.hypot(x1 - x0, y1 - y0))
 
 
 def touches_border(quad: Quad, width: int, height: int, margin: float = 3.0) -> bool:
@@ -86,14 +92,10 @@ def find_card_outlines(frame_bgr: np.ndarray) -> list[Quad]:
         quad = order_quad(corners)
         if touches_border(quad, frame_bgr.shape[1], frame_bgr.shape[0]):
             continue
-        if area < 0.9 * cv2.contourArea(np.float32(quad)):
+        if area < 0.9 * cv2.contourArea(np.array(quad, np.float32)):
             continue
-        short = np.linalg.norm(np.subtract(quad[1], quad[0])) + np.linalg.norm(
-            np.subtract(quad[3], quad[2])
-        )
-        long = np.linalg.norm(np.subtract(quad[2], quad[1])) + np.linalg.norm(
-            np.subtract(quad[0], quad[3])
-        )
+        short = side(quad, 0) + side(quad, 2)
+        long = side(quad, 1) + side(quad, 3)
         if ASPECT_RANGE[0] <= long / max(short, 1e-6) <= ASPECT_RANGE[1]:
             outlines.append(quad)
     return outlines
