@@ -428,13 +428,18 @@ class _Search:
         if not self.rules.allow_negative:
             low = max(low, 0)
 
-        disjoint = self.disjoint
+        disjoint, full = self.disjoint, self.full
+        table = _submasks(len(self.items)) if len(self.items) <= TABLE_LIMIT else None
 
         def join(v1: int, v2: int, n: int) -> None:
             small, large = (v1, v2) if len(buckets[v1]) <= len(buckets[v2]) else (v2, v1)
             other, family = bitset(large), 0
-            for mask in buckets[small]:
-                family |= (other & disjoint(mask)) << mask
+            if table is not None:  # the same as below, without a call per mask
+                for mask in buckets[small]:
+                    family |= (other & table[full ^ mask]) << mask
+            else:
+                for mask in buckets[small]:
+                    family |= (other & disjoint(mask)) << mask
             made[n] = made.get(n, 0) | family
 
         for i, v1 in enumerate(values):
