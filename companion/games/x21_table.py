@@ -147,7 +147,17 @@ class Cards:
         """What the cards give at the claim's X and Y (None if not allowed), and why the
         claim is wrong (``""`` if right). ``said`` is the claim in words ("called 21",
         "stood on 14"); the claimed total (21 for a call) must be a valid total, exactly
-        what the cards give."""
+        what the cards give.
+
+        >>> hand = [inline_card({"id": i, "text": i.upper()}) for i in ("3x", "x+5")]
+        >>> cards = Cards({card.id: card for card in hand}, HandRules())
+        >>> cards.judge(["3x", "x+5"], Claim(x=Fraction(4)), 1, "called 21")
+        (Fraction(21, 1), '')
+        >>> cards.judge(["3x", "x+5"], Claim(x=Fraction(1), total=Fraction(9)), 1, "stood on 9")
+        (Fraction(9, 1), '')
+        >>> cards.judge(["3x", "x+5"], Claim(x=Fraction(0)), 1, "called 21")[1]
+        'called 21 with X = 0: X cannot be 0'
+        """
         target = TWENTY_ONE if claim.total is None else claim.total
         if status_of(target) == Status.BUST:
             return None, f"{said}, which is bust"
