@@ -58,6 +58,10 @@ def _describe(summary: dict[str, Any]) -> str:
         lines += [f"  {player}: {why.get(player, '')}" for player in summary["eliminated"]]
     elif summary["eliminated"]:
         lines.append(f"eliminated: {', '.join(summary['eliminated'])}")
+    if not over and summary.get("standing"):
+        lines.append(f"standing: {summary['standing']}")
+    if summary.get("calling"):
+        lines.append(f"calling: {summary['calling']} (everyone stops until their X is checked)")
     if "scored" in summary:
         lines.append(f"hands scored: {len(summary['scored'])}")
     if summary.get("time") is not None:

@@ -141,11 +141,16 @@ def test_replay_text_of_a_single_player_game(capsys: pytest.CaptureFixture[str])
 def test_replay_text_of_a_game_in_progress(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "short.jsonl"
+    write_jsonl(read_jsonl(LOG_21X)[:13], log)
+    assert main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "game: 21x (in progress)", "winners: -", "points: ann 0, ben 0, cat 0", "standing: ben",
+        "calling: ann (everyone stops until their X is checked)"]
     write_jsonl(read_jsonl(LOG_21X)[:14], log)
     assert main(["replay", str(log)]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("game: 21x (in progress)\nwinners: -\n")
-    assert "  ann: called 21 with X = 4 but the cards make 38" in out
+    assert capsys.readouterr().out.splitlines()[2:] == [
+        "points: ann 0, ben 0, cat 0", "eliminated:",
+        "  ann: called 21 with X = 4 but the cards make 38", "standing: ben"]
 
 
 def test_replay_a_stored_game_by_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
