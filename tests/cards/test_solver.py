@@ -116,6 +116,17 @@ def test_exhaustive_search_is_limited_with_a_clear_error() -> None:
     assert EXHAUSTIVE_PAIRS >= 2 * 300 * 300
 
 
+def test_differences_below_float_resolution_are_decided_exactly() -> None:
+    cards = [parse("XY/10^20"), parse("21")]
+    solution = solve(cards, search=30)
+    assert solution.twentyone == []
+    assert solution.best is not None
+    assert (solution.best.x, solution.best.y) == (-1, 1)
+    assert solution.best.total == 21 - Fraction(1, 10**20)
+    cards = [parse("XY/10^20"), parse("20"), parse("-Y/10^25")]
+    assert as_tuples(cards, search=30) == brute_force(cards, 1, 30)
+
+
 def test_too_many_cards_and_bad_v_are_refused() -> None:
     with pytest.raises(HandError):
         solve([parse("X")] * 6)
