@@ -388,6 +388,10 @@ def test_a_call_stops_everyone_until_the_caller_states_x(tmp_path: Path) -> None
             game.do(kind, player="ben", **data)
     with pytest.raises(IllegalMove, match="ann called 21 already: state X"):
         game.do("call", player="ann")
+    with pytest.raises(IllegalMove, match="ann called 21: state X, no more drawing"):
+        game.do("draw", player="ann", card="n")
+    with pytest.raises(IllegalMove, match="ann called 21: state X, not a total"):
+        game.do("stand", player="ann", x=1, total=14)
     assert game.at(75).referee.tick() == []  # the minute waits for the check
     summary = game.at(80).do("call", player="ann", x=1)
     assert summary["calling"] is None and summary["eliminated"] == ["ann"]
