@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -70,20 +71,34 @@ class GlyphModel:
         if not candidates:
             return []
         ranks = np.stack([c.rank_features for c in candidates])
-        suits = np.stack([c.suit_features for c in candidates])
-        rank_votes = vote(self.rank_features, self.rank_labels, ranks)
-        suit_votes = vote(self.suit_features, self.suit_labels, suits)
-        readings: list[IndexReading | None] = []
-        for candidate, rank_vote, suit_vote in zip(candidates, rank_votes, suit_votes, strict=True):
-            rank, rank_share = max(rank_vote.items(), key=lambda item: item[1])
-            allowed = allowed_suits(candidate.redness)
-            suit_share = {s: v for s, v in suit_vote.items() if s in allowed}
-            if rank == REJECT or not suit_share:
-                readings.append(None)
-                continue
-            suit, share = max(suit_share.items(), key=lambda item: item[1])
-            readings.append(IndexReading(rank, suit, rank_share * share))
+        rank_names, rank_shares = self.rank_votes.shares(ranks)
+        best_rank = rank_shares.argmax(axis=1)
+        indices = [n for n, r in enumerate(best_rank) if rank_names[r] != REJECT]
+        readings: list[IndexReading | None] = [None] * len(candidates)
+        if not indices:
+            return readings
+        suits = np.stack([candidates[n].suit_features for n in indices])
+        suit_names, suit_shares = self.suit_votes.shares(suits)
+        colour_fits = np.array(
+            [[name in allowed_suits(candidates[n].redness) for name in suit_names] for n in indices]
+        )
+        suit_shares = suit_shares * colour_fits
+        for row, n in enumerate(indices):
+            r, s = best_rank[n], int(suit_shares[row].argmax())
+            if suit_shares[row, s] > 0:
+                confidence = float(rank_shares[n, r] * suit_shares[row, s])
+                readings[n] = IndexReading(str(rank_names[r]), str(suit_names[s]), confidence)
         return readings
+
+    @cached_property
+    def rank_votes(self) -> Neighbours:
+        """The rank examples, ready for voting."""
+        return Neighbours(self.rank_features, self.rank_labels)
+
+    @cached_property
+    def suit_votes(self) -> Neighbours:
+        """The suit examples, ready for voting."""
+        return Neighbours(self.suit_features, self.suit_labels)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the model as a compressed ``.npz`` (features as float16)."""
@@ -132,16 +147,23 @@ def allowed_suits(redness: float) -> frozenset[str]:
     return frozenset(SUITS)
 
 
-def vote(examples: np.ndarray, labels: np.ndarray, queries: np.ndarray) -> list[dict[str, float]]:
-    """Distance-weighted votes of the nearest examples, as shares summing to 1 per query."""
-    squared = (examples * examples).sum(axis=1)[None, :] - 2.0 * (queries @ examples.T)
-    k = min(NEIGHBOURS, len(examples))
-    nearest = np.argpartition(squared, k - 1, axis=1)[:, :k]
-    rows = np.arange(len(queries))[:, None]
-    distances = squared[rows, nearest] + (queries * queries).sum(axis=1)[:, None]
-    weights = 1.0 / (1.0 + np.sqrt(np.maximum(distances, 0.0)))
-    names, codes = np.unique(labels, return_inverse=True)
-    scores = np.zeros((len(queries), len(names)))
-    np.add.at(scores, (np.broadcast_to(rows, nearest.shape), codes[nearest]), weights)
-    scores /= scores.sum(axis=1, keepdims=True)
-    return [{str(names[c]): float(row[c]) for c in np.nonzero(row)[0]} for row in scores]
+class Neighbours:
+    """Labelled examples for a distance-weighted vote of the nearest ``NEIGHBOURS``."""
+
+    def __init__(self, examples: np.ndarray, labels: np.ndarray) -> None:
+        self.examples = examples
+        self.norms = (examples * examples).sum(axis=1)
+        self.names, self.codes = np.unique(labels, return_inverse=True)
+
+    def shares(self, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The label names, and per query each name's share of the vote (rows sum to 1)."""
+        squared = self.norms[None, :] - 2.0 * (queries @ self.examples.T)
+        k = min(NEIGHBOURS, len(self.examples))
+        nearest = np.argpartition(squared, k - 1, axis=1)[:, :k]
+        rows = np.arange(len(queries))[:, None]
+        distances = squared[rows, nearest] + (queries * queries).sum(axis=1)[:, None]
+        weights = 1.0 / (1.0 + np.sqrt(np.maximum(distances, 0.0)))
+        scores = np.zeros((len(queries), len(self.names)))
+        np.add.at(scores, (np.broadcast_to(rows, nearest.shape), self.codes[nearest]), weights)
+        scores /= scores.sum(axis=1, keepdims=True)
+        return self.names, scores

@@ -106,16 +106,11 @@ class InkBlobs:
             self._points[blob] = (xs + x, ys + y)
         return self._points[blob]
 
-    def pixel_centres(self, blob: int) -> tuple[np.ndarray, np.ndarray]:
-        """Pixel centres (xs, ys) of blob ``blob``, as floats."""
-        xs, ys = self.points(blob)
-        return xs + 0.5, ys + 0.5
-
     def glyph_points(self, members: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """Pixel centres (xs, ys) of the glyph made of blobs ``members``."""
+        """Pixel coordinates (xs, ys) of the glyph made of blobs ``members``."""
         if len(members) == 1:
-            return self.pixel_centres(members[0])
-        parts = [self.pixel_centres(member) for member in members]
+            return self.points(members[0])
+        parts = [self.points(member) for member in members]
         return np.concatenate([xs for xs, _ in parts]), np.concatenate([ys for _, ys in parts])
 
     def redness(self, blob: int) -> float:
@@ -184,19 +179,22 @@ def find_ink_blobs(
     )
 
 
-def rank_groups(blobs: InkBlobs) -> list[tuple[int, ...]]:
-    """Indices (into ``blobs``) of single blobs and of side-by-side pairs of equal height."""
-    groups: list[tuple[int, ...]] = [(i,) for i in range(len(blobs))]
-    if len(blobs) < 2:
-        return groups
+def rank_groups(blobs: InkBlobs) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]:
+    """Possible rank glyphs: single blobs and side-by-side pairs of equal height ("10").
+
+    Returns the groups (indices into ``blobs``), their centres and their sizes.
+    """
     centres, sizes = blobs.centers, blobs.sizes
     distance = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
     larger = np.maximum(sizes[:, None], sizes[None, :])
     ratio = larger / np.minimum(sizes[:, None], sizes[None, :])
     close = (distance < 0.95 * larger) & (ratio < 1.3)
     first, second = np.nonzero(np.triu(close, 1))
+    groups: list[tuple[int, ...]] = [(i,) for i in range(len(blobs))]
     groups.extend(zip(first.tolist(), second.tolist(), strict=True))
-    return groups
+    group_centres = np.vstack([centres, (centres[first] + centres[second]) / 2])
+    group_sizes = np.concatenate([sizes, larger[first, second]])
+    return groups, group_centres, group_sizes
 
 
 def find_index_candidates(
@@ -211,9 +209,7 @@ def find_index_candidates(
     blobs = find_ink_blobs(frame_bgr, region, white_level)
     if len(blobs) < 2:
         return []
-    groups = rank_groups(blobs)
-    group_centres = np.array([blobs.centers[list(g)].mean(axis=0) for g in groups])
-    group_sizes = np.array([blobs.sizes[list(g)].max() for g in groups])
+    groups, group_centres, group_sizes = rank_groups(blobs)
     offsets = blobs.centers[None, :, :] - group_centres[:, None, :]
     distance = np.linalg.norm(offsets, axis=2)
     ratio = group_sizes[:, None] / blobs.sizes[None, :]

@@ -26,7 +26,8 @@ MIN_AREA_FRACTION = 0.002
 
 def card_white_mask(frame_bgr: np.ndarray) -> np.ndarray:
     """A 0/255 mask of pixels bright and colourless enough to be card face."""
-    darkest_channel = frame_bgr.min(axis=2)
+    blue, green, red = cv2.split(frame_bgr)
+    darkest_channel = cv2.min(cv2.min(blue, green), red)
     blurred = cv2.GaussianBlur(darkest_channel, (5, 5), 0)
     level, _ = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     _, mask = cv2.threshold(blurred, max(level, 110.0), 255, cv2.THRESH_BINARY)
