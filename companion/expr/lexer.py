@@ -1,6 +1,7 @@
 """Split the text printed on a card into tokens, normalising the printed forms.
 
-The multiplication signs (cross, dot) become ``*``, the division sign becomes ``/``,
+Vulgar fractions (one half, one third, one quarter ...) are numbers; the
+multiplication signs (cross, dot) become ``*``, the division sign becomes ``/``,
 the minus sign and dashes become ``-``, a run of superscript digits (``²``,
 ``¹⁰``, ``⁻¹``) becomes one ``power`` token, and the card wordings ``Xth prime``,
 ``Sum of factors(X)``, ``Xth digit of pi`` ... become calls of the canonical functions.
@@ -34,6 +35,16 @@ _OPERATORS = {
     "\N{EM DASH}": "-",
 }
 _BRACKETS = {"(": ")", "[": "]"}
+_VULGAR_FRACTIONS = {
+    "\N{VULGAR FRACTION ONE HALF}": Fraction(1, 2),
+    "\N{VULGAR FRACTION ONE THIRD}": Fraction(1, 3),
+    "\N{VULGAR FRACTION TWO THIRDS}": Fraction(2, 3),
+    "\N{VULGAR FRACTION ONE QUARTER}": Fraction(1, 4),
+    "\N{VULGAR FRACTION THREE QUARTERS}": Fraction(3, 4),
+    "\N{VULGAR FRACTION ONE FIFTH}": Fraction(1, 5),
+    "\N{VULGAR FRACTION ONE SIXTH}": Fraction(1, 6),
+    "\N{VULGAR FRACTION ONE EIGHTH}": Fraction(1, 8),
+}
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _NUMBER = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 _SUPERSCRIPT = re.compile(r"⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
@@ -67,6 +78,9 @@ def tokenize(text: str) -> list[Token]:
         elif match := _NUMBER.match(text, i):
             tokens.append(Token("number", match.group(), i, Fraction(match.group())))
             i = match.end()
+        elif char in _VULGAR_FRACTIONS:
+            tokens.append(Token("number", char, i, _VULGAR_FRACTIONS[char]))
+            i += 1
         elif match := _SUPERSCRIPT.match(text, i):
             exponent = match.group().translate(_SUPERSCRIPTS)
             tokens.append(Token("power", exponent, i, Fraction(exponent)))

@@ -42,6 +42,8 @@ def value(
         ("2**X", 3, 8),
         ("5 - -X", 2, 7),
         ("+X", 5, 5),
+        ("\N{VULGAR FRACTION ONE HALF}X", 5, Fraction(5, 2)),
+        ("\N{VULGAR FRACTION THREE QUARTERS}(X+1)", 3, 3),
     ],
 )
 def test_printed_forms(text: str, x: int, expected: Fraction) -> None:

@@ -136,7 +136,7 @@ def test_printing_a_tree_and_parsing_it_back_keeps_the_value(tree: Tree, style: 
 
 
 FUZZ_ALPHABET = [
-    *"0123456789XNVYxnvy+-*/^()[]!. ²³⁻¹⁰", TIMES, DOT, DIVIDE, MINUS,
+    *"0123456789XNVYxnvy+-*/^()[]!. ²³⁻¹⁰½", TIMES, DOT, DIVIDE, MINUS,
     "prime", "fib", "Xth ", "th", "digit of pi", "Sum of factors", "Z", "é", "\t", "**", "e",
 ]
 
