@@ -75,7 +75,7 @@ class DiceSettings:
     ring_fraction: float = 0.7
     lone_pip_ring: float = 0.97
     face_shade: float = 16.0
-    link: float = 4.6
+    link: float = 4.0
     merge: float = 4.0
     colour_weight: float = 2.0
     edge_margin: float = 2.0
