@@ -1,13 +1,21 @@
-"""Temporal smoothing: flicker never reaches the log; appear/vanish delays; moves; dice rolls."""
+"""Temporal smoothing: flicker never reaches the log; appear/vanish delays; moves; dice rolls;
+and the whole path from a camera replay to dice rolls."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.clock import ManualClock
+from vision.camera import CameraFeed, Frame, ReplayCamera
+from vision.dice import find_dice
+from vision.layout import Calibration, TableLayout, Zone
 from vision.observations import CardObservation, DieObservation
 from vision.smoothing import Smoother, TableChange
 
@@ -159,3 +167,35 @@ def test_time_must_not_go_backwards() -> None:
     smoother.update([], 5.0)
     with pytest.raises(ValueError, match="backwards"):
         smoother.update([], 4.0)
+
+
+def test_from_camera_replay_to_dice_rolls(shared_data: Path) -> None:
+    """Replayed photos through the dice reader, the layout and the smoother, at 10 fps."""
+    photos = shared_data / "dice" / "photos"
+    three_ones = cv2.imread(str(photos / "dice_30.jpg"))
+    five_threes = cv2.imread(str(photos / "three_45.jpg"))
+    empty_table = np.full_like(three_ones, 180)
+    frames = [three_ones] * 6 + [empty_table] + [three_ones] * 3 + [five_threes] * 10
+    clock = ManualClock()
+    camera = ReplayCamera.of_frames(frames, fps=10.0, clock=clock, sleep=clock.advance)
+    corners = [(0.0, 0.0), (640.0, 0.0), (640.0, 480.0), (0.0, 480.0)]
+    tray = TableLayout(
+        "tray",
+        640.0,
+        480.0,
+        (Zone.rectangle("dice", 0, 0, 640, 480, "dice"),),
+        Calibration.from_points(corners, corners),
+    )
+    smoother = Smoother(0.3, 0.7)
+    changes: list[TableChange] = []
+    with CameraFeed(lambda: camera, clock=clock, sleep=clock.advance) as feed:
+        for item in feed:
+            assert isinstance(item, Frame)
+            changes += smoother.update(tray.assign(find_dice(item.image)), item.t)
+    rolled = [(c.value, c.t) for c in changes if c.kind == "rolled"]
+    assert rolled[:3] == [(1, 0.0)] * 3  # the empty frame at 0.6 s is no re-roll
+    assert sorted(v for v, _ in rolled[3:]) == [3] * 5
+    assert all(t == pytest.approx(1.0) for _, t in rolled[3:])
+    assert [c.kind for c in changes].count("removed") == 2  # the third 1 was re-rolled in place
+    assert all(c.zone == "dice" for c in changes)
+    assert sorted(c.value for c in smoother.on_table) == [3] * 5
