@@ -125,12 +125,16 @@ class Picamera2Camera(Camera):
             raise DeviceError(f"no Pi camera {camera_num} connected ({len(cameras)} found)")
         try:
             self._camera = module.Picamera2(camera_num)
+        except Exception as error:
+            raise DeviceError(f"cannot open Pi camera {camera_num} ({error})") from None
+        try:
             configuration = self._camera.create_preview_configuration(
                 main={"format": "RGB888", "size": size}, buffer_count=2, queue=False
             )
             self._camera.configure(configuration)
             self._camera.start()
         except Exception as error:
+            self._camera.close()  # release it, or the next attempt finds the camera busy
             raise DeviceError(f"cannot start Pi camera {camera_num} ({error})") from None
         self._open = True
 

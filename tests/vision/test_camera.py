@@ -157,6 +157,8 @@ class FakePicamera2:
         return {"use_case": "preview", **options}
 
     def configure(self, configuration: dict[str, Any]) -> None:
+        if configuration["main"]["size"] == (1, 1):
+            raise RuntimeError("Failed to configure")
         self.configured = configuration
         self.calls.append("configure")
 
@@ -240,6 +242,12 @@ def test_picamera2_without_a_connected_camera(fake_picamera2: type[FakePicamera2
     fake_picamera2.cameras = []
     with pytest.raises(DeviceError, match="no Pi camera 0 connected"):
         open_camera("picamera2")
+
+
+def test_picamera2_that_fails_to_start_is_released(fake_picamera2: type[FakePicamera2]) -> None:
+    with pytest.raises(DeviceError, match=r"cannot start Pi camera 0 \(Failed to configure\)"):
+        Picamera2Camera((1, 1))
+    assert fake_picamera2.instances[0].calls == ["close"]
 
 
 def test_picamera2_capture_failure_is_a_device_error(fake_picamera2: type[FakePicamera2]) -> None:
