@@ -26,6 +26,7 @@ injected clock and sleep) and yields ``camera_back`` once frames flow again.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import time
@@ -153,11 +154,12 @@ class Picamera2Camera(Camera):
         return as_bgr(frame)
 
     def close(self) -> None:
+        """Stop and release the camera; a camera already gone cannot refuse."""
         if self._open:
             self._open = False
-            try:
+            with contextlib.suppress(Exception):  # unplugged: stopping it may fail
                 self._camera.stop()
-            finally:
+            with contextlib.suppress(Exception):
                 self._camera.close()
 
 

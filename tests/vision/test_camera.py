@@ -182,6 +182,8 @@ class FakePicamera2:
 
     def stop(self) -> None:
         self.calls.append("stop")
+        if self.fail_capture:
+            raise RuntimeError("camera is gone")
 
     def close(self) -> None:
         self.calls.append("close")
@@ -256,6 +258,23 @@ def test_picamera2_capture_failure_is_a_device_error(fake_picamera2: type[FakePi
     with pytest.raises(DeviceError, match=r"stopped delivering frames \(camera unplugged\)"):
         camera.read()
     camera.close()
+
+
+def test_a_feed_survives_a_pi_camera_that_fails_even_to_stop(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    clock = ManualClock()
+    feed = CameraFeed(lambda: open_camera("picamera2"), clock=clock, sleep=clock.advance)
+    items = iter(feed)
+    assert isinstance(next(items), Frame)
+    fake_picamera2.instances[0].fail_capture = True
+    lost = next(items)
+    assert isinstance(lost, Event) and lost.kind == "camera_lost"
+    assert fake_picamera2.instances[0].calls[-2:] == ["stop", "close"]
+    back = next(items)
+    assert isinstance(back, Event) and back.kind == "camera_back"
+    assert isinstance(next(items), Frame)
+    feed.close()
 
 
 def test_a_stalled_picamera2_times_out_instead_of_hanging(
