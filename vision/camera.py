@@ -190,9 +190,12 @@ class OpenCVCamera(Camera):
     def read(self) -> Image:
         if not self._open:
             raise DeviceError(f"{self.description} is closed")
-        if self._drop_stale:
-            self._capture.grab()
-        ok, frame = self._capture.read()
+        try:
+            if self._drop_stale:
+                self._capture.grab()
+            ok, frame = self._capture.read()
+        except _cv2().error as error:
+            raise DeviceError(f"{self.description} failed ({error})") from None
         if not ok or frame is None:
             raise DeviceError(f"{self.description} stopped delivering frames")
         return as_bgr(frame)
