@@ -121,13 +121,13 @@ class Picamera2Camera(Camera):
         try:
             cameras = module.Picamera2.global_camera_info()
         except Exception as error:
-            raise DeviceError(f"picamera2 cannot list cameras ({error})") from None
+            raise DeviceError(f"picamera2 cannot list cameras ({_one_line(error)})") from None
         if len(cameras) <= camera_num:
             raise DeviceError(f"no Pi camera {camera_num} connected ({len(cameras)} found)")
         try:
             self._camera = module.Picamera2(camera_num)
         except Exception as error:
-            raise DeviceError(f"cannot open Pi camera {camera_num} ({error})") from None
+            raise DeviceError(f"cannot open Pi camera {camera_num} ({_one_line(error)})") from None
         try:
             configuration = self._camera.create_preview_configuration(
                 main={"format": "RGB888", "size": size}, buffer_count=2, queue=False
@@ -136,7 +136,7 @@ class Picamera2Camera(Camera):
             self._camera.start()
         except Exception as error:
             self._camera.close()  # release it, or the next attempt finds the camera busy
-            raise DeviceError(f"cannot start Pi camera {camera_num} ({error})") from None
+            raise DeviceError(f"cannot start Pi camera {camera_num} ({_one_line(error)})") from None
         self._open = True
 
     def read(self) -> Image:
@@ -150,7 +150,9 @@ class Picamera2Camera(Camera):
                 f"{self.description} sent no frame in {self._frame_timeout:g} s"
             ) from None
         except Exception as error:
-            raise DeviceError(f"{self.description} stopped delivering frames ({error})") from None
+            raise DeviceError(
+                f"{self.description} stopped delivering frames ({_one_line(error)})"
+            ) from None
         return as_bgr(frame)
 
     def close(self) -> None:
@@ -195,7 +197,7 @@ class OpenCVCamera(Camera):
                 self._capture.grab()
             ok, frame = self._capture.read()
         except _cv2().error as error:
-            raise DeviceError(f"{self.description} failed ({error})") from None
+            raise DeviceError(f"{self.description} failed ({_one_line(error)})") from None
         if not ok or frame is None:
             raise DeviceError(f"{self.description} stopped delivering frames")
         return as_bgr(frame)
@@ -314,6 +316,15 @@ class ReplayCamera(Camera):
             self._open = False
             if self._video is not None:
                 self._video.release()
+
+
+def _one_line(error: BaseException) -> str:
+    r"""An error's text on one line (OpenCV's messages span several).
+
+    >>> _one_line(RuntimeError("OpenCV(4.9) error:\n  (-215) size > 0"))
+    'OpenCV(4.9) error: (-215) size > 0'
+    """
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def _cv2() -> Any:
