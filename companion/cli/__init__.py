@@ -3,14 +3,16 @@
 Each command module has ``register(subcommands)``, which adds its parsers and sets
 ``handler`` (a function of the parsed arguments returning the exit code). Modules are
 imported only for their parsers, so they keep heavy imports (OpenCV, gpiozero) inside
-their handlers. Any :class:`~companion.errors.CompanionError` becomes one line on
-stderr and exit code 2; nobody sees a traceback.
+their handlers. Any :class:`~companion.errors.CompanionError` or :class:`OSError`
+becomes one line on stderr and exit code 2; an unexpected fault is one line too (set
+``COMPANION_DEBUG=1`` for its traceback). Nobody at the table sees a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -28,6 +30,8 @@ COMMAND_MODULES = (
 )
 
 USAGE_ERROR = 2
+INTERNAL_ERROR = 70
+DEBUG_ENV = "COMPANION_DEBUG"
 
 
 class Parser(argparse.ArgumentParser):
@@ -51,12 +55,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.handler(args)
-    except CompanionError as error:
+        sys.stdout.flush()
+    except (CompanionError, OSError) as error:
+        if isinstance(error, BrokenPipeError):
+            return _reader_went_away()
         print(f"companion {args.command}: error: {error}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(
+            f"companion {args.command}: internal error: {type(error).__name__}: {error}"
+            f" (run with {DEBUG_ENV}=1 for details)",
+            file=sys.stderr,
+        )
+        return INTERNAL_ERROR
     return code
+
+
+def _reader_went_away() -> int:
+    """The reader of our output closed the pipe (``companion replay ... | head``): stop quietly."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
 
 
 if __name__ == "__main__":
