@@ -15,7 +15,9 @@ HANDS = {
     "5-card hand with celebrity cards": ["6X", "2X+4", "Xth prime", "Fib(X)", "Sum of factors(X)"],
     "5-card hand with digit cards": ["X/2", "Xth digit of pi", "Xth digit of e",
                                      "Xth triangle", "7"],
+    "5-card hand with divisions": ["6X", "12/X", "X/(X+1)", "2X+4", "X/2"],
     "5-card hand with 1/X and X!": ["1/X", "X!", "X", "X^2/7", "2"],
+    "3-card hand with 2^X (tree)": ["2^X", "X", "3"],
     "3-card hand with Y (separable)": ["6X", "Y²", "Y/2"],
     "3-card hand with XY (mixed)": ["XY", "Y", "X/2"],
 }

@@ -8,8 +8,10 @@ highest valid one (at most 21 and not 20); ties go to the smallest |X|, then the
 positive X, then the smallest Y. Assignments making 21 are listed by X, then Y.
 
 Every answer is exact. The polynomial parts of the hand are compiled once to
-integer coefficients over a common denominator (see
-:mod:`companion.expr.polynomial`), the rest is evaluated on the tree. Totals are
+integer coefficients over a common denominator, quotients of polynomials (``12/X``)
+to integer numerators and denominators (see :mod:`companion.expr.polynomial`),
+celebrity cards and factorials of X or Y come from one table of their sequence, and
+the rest is evaluated on the tree. Totals are
 split into a part in X, a part in Y and a mixed part: with no mixed part the Y
 search is a lookup per X; with a mixed polynomial part a float pass with a proven
 error bound picks the candidates, which are then confirmed with integers; a mixed
@@ -44,7 +46,7 @@ from companion.expr import (
     Negate,
     Variable,
 )
-from companion.expr.polynomial import Polynomial, add, to_polynomial
+from companion.expr.polynomial import Polynomial, add, to_polynomial, to_rational
 from companion.hand import DEFAULT_RULES, HandRules, check_hand_size, check_v
 from companion.sequences import positive_values
 
@@ -91,6 +93,10 @@ Value = int | Fraction
 """An exact total: an integer over a common denominator, or a Fraction."""
 IntegerTerm = tuple[int, str]
 """A sign and the name of a celebrity function (or ``factorial``) of one variable."""
+RationalTerm = tuple[int, list[int], list[int], list[list[int]]]
+"""A sign, the numerator, denominator and guards of a quotient, as dense integer polynomials."""
+Pair = tuple[int, int]
+"""An exact value as (numerator, positive denominator)."""
 
 
 def integer_term(term: Expr) -> tuple[str, str] | None:
@@ -131,6 +137,7 @@ class _Hand:
         poly: Polynomial = {}
         self.residuals: dict[str, Residual] = {"X": [], "Y": [], "XY": []}
         self.integer_terms: dict[str, list[IntegerTerm]] = {"X": [], "Y": []}
+        self.rationals: dict[str, list[RationalTerm]] = {"X": [], "Y": []}
         self.uses_y = False
         for card in cards:
             self.uses_y |= "Y" in card.variables
@@ -143,7 +150,11 @@ class _Hand:
                     self.integer_terms[integer[0]].append((sign, integer[1]))
                 else:
                     key = "".join(sorted(term.variables & {"X", "Y"})) or "X"
-                    self.residuals[key].append((sign, term))
+                    rational = _rational_term(term, constants) if len(key) == 1 else None
+                    if rational is None:
+                        self.residuals[key].append((sign, term))
+                    else:
+                        self.rationals[key].append((sign, *rational))
         self.denominator = math.lcm(1, *(c.denominator for c in poly.values()))
         scaled = {m: int(c * self.denominator) for m, c in poly.items()}
         self.x_poly = _dense({i: c for (i, j), c in scaled.items() if j == 0})
@@ -157,31 +168,74 @@ class _Hand:
         return sum((sign * term.evaluate(bindings) for sign, term in self.residuals[key]),
                    Fraction(0))
 
-    def table(self, variable: str, values: list[int]) -> tuple[dict[int, int], dict[int, Fraction]]:
-        """For the part of the total in one variable, where defined: the numerator over
-        ``denominator`` of its polynomial and integer terms, and its residual Fraction."""
+    def table(
+        self, variable: str, values: list[int]
+    ) -> tuple[dict[int, Pair], dict[int, Fraction]]:
+        """The part of the total in one variable, for each value where it is defined: its
+        polynomial, integer and rational terms as a pair, and its residual Fraction."""
         poly = self.x_poly if variable == "X" else self.y_poly
         integers = dict.fromkeys(values, 0)
         for sign, name in self.integer_terms[variable]:
             lookup = integer_values(name, values)
             integers = {v: total + sign * lookup[v] for v, total in integers.items() if v in lookup}
+        scale = self.denominator
+        pairs = {
+            value: (integer * scale + number, scale)
+            for (value, integer), number in zip(
+                integers.items(), _poly_values(poly, list(integers)), strict=True
+            )
+        }
+        for sign, numerator, denominator, guards in self.rationals[variable]:
+            pairs = _add_rational(pairs, sign, numerator, denominator, guards)
         extras: dict[int, Fraction] = {}
         if self.residuals[variable]:
-            for value in list(integers):
+            for value in list(pairs):
                 try:
                     other = (value, None) if variable == "X" else (1, value)
                     extras[value] = self.residual(variable, *other)
                 except ExpressionError:
-                    del integers[value]
-        defined = list(integers)
-        scale = self.denominator
-        numerators = {
-            value: integer * scale + number
-            for (value, integer), number in zip(
-                integers.items(), _poly_values(poly, defined), strict=True
-            )
-        }
-        return numerators, extras
+                    del pairs[value]
+        return pairs, extras
+
+
+def _rational_term(
+    term: Expr, constants: dict[str, Fraction]
+) -> tuple[list[int], list[int], list[list[int]]] | None:
+    """A one-variable quotient as dense integer polynomials (numerator, denominator, guards)."""
+    rational = to_rational(term, constants)
+    if rational is None:
+        return None
+
+    def dense(poly: Polynomial, scale: int) -> list[int]:
+        return _dense({i + j: int(c * scale) for (i, j), c in poly.items()})
+
+    def lcm_of(*polys: Polynomial) -> int:
+        return math.lcm(1, *(c.denominator for poly in polys for c in poly.values()))
+
+    scale = lcm_of(rational.numerator, rational.denominator)
+    return (dense(rational.numerator, scale), dense(rational.denominator, scale),
+            [dense(guard, lcm_of(guard)) for guard in rational.guards])
+
+
+def _add_rational(
+    pairs: dict[int, Pair], sign: int, numerator: list[int], denominator: list[int],
+    guards: list[list[int]],
+) -> dict[int, Pair]:
+    """Add sign * numerator/denominator at every value, dropping values where a guard is 0."""
+    values = list(pairs)
+    tops, bottoms = _poly_values(numerator, values), _poly_values(denominator, values)
+    guard_values = [_poly_values(guard, values) for guard in guards]
+    result: dict[int, Pair] = {}
+    for k, value in enumerate(values):
+        bottom = bottoms[k]
+        if bottom == 0 or any(column[k] == 0 for column in guard_values):
+            continue
+        top = sign * tops[k]
+        if bottom < 0:
+            top, bottom = -top, -bottom
+        old_top, old_bottom = pairs[value]
+        result[value] = (old_top * bottom + top * old_bottom, old_bottom * bottom)
+    return result
 
 
 def _dense(coefficients: dict[int, int]) -> list[int]:
@@ -226,15 +280,15 @@ def solve(
     hand = _Hand(cards, v)
     xs = x_order(search)
     ys = list(range(1, search + 1)) if hand.uses_y else []
-    x_numerators, x_extras = hand.table("X", xs)
-    y_numerators, y_extras = hand.table("Y", ys)
-    # Integers over the polynomials' denominator, or Fractions when residuals have their own.
-    fractions = bool(x_extras or y_extras)
-    common = 1 if fractions else hand.denominator
-    a = _values(x_numerators, x_extras, hand.denominator, fractions)
+    x_pairs, x_extras = hand.table("X", xs)
     if not hand.uses_y:
-        return _search_x(xs, a, common)
-    b = _values(y_numerators, y_extras, hand.denominator, fractions)
+        return _search_x(xs, _with_extras(x_pairs, x_extras))
+    y_pairs, y_extras = hand.table("Y", ys)
+    # Integers over the polynomials' denominator, or Fractions when other terms have their own.
+    fractions = bool(x_extras or y_extras or hand.rationals["X"] or hand.rationals["Y"])
+    common = 1 if fractions else hand.denominator
+    a = _values(x_pairs, x_extras, fractions)
+    b = _values(y_pairs, y_extras, fractions)
     mixed: dict[tuple[int, int], Value] = {
         m: Fraction(c, hand.denominator) if fractions else c for m, c in hand.mixed.items()
     }
@@ -256,12 +310,21 @@ def _exhaustive_range() -> int:
 
 
 def _values(
-    numerators: dict[int, int], extras: dict[int, Fraction], denominator: int, fractions: bool
+    pairs: dict[int, Pair], extras: dict[int, Fraction], fractions: bool
 ) -> dict[int, Value]:
+    """Integer numerators over the common denominator, or exact Fractions."""
     if not fractions:
-        return dict(numerators)
-    return {key: Fraction(value, denominator) + extras.get(key, 0)
-            for key, value in numerators.items()}
+        return {key: top for key, (top, _) in pairs.items()}
+    return {key: Fraction(top, bottom) + extras.get(key, 0)
+            for key, (top, bottom) in pairs.items()}
+
+
+def _with_extras(pairs: dict[int, Pair], extras: dict[int, Fraction]) -> dict[int, Pair]:
+    """Pairs with the residual Fractions added in."""
+    if not extras:
+        return pairs
+    totals = {key: Fraction(top, bottom) + extras[key] for key, (top, bottom) in pairs.items()}
+    return {key: (total.numerator, total.denominator) for key, total in totals.items()}
 
 
 def _solution(
@@ -275,22 +338,25 @@ def _solution(
     return Solution(twentyone, Assignment(Fraction(x), Fraction(y), Fraction(numerator, common)))
 
 
-def _search_x(xs: list[int], totals: dict[int, Value], common: int) -> Solution:
-    target, twenty = 21 * common, 20 * common
+def _search_x(xs: list[int], totals: dict[int, Pair]) -> Solution:
+    """X alone: one pass in tie-break order, comparing fractions by cross-multiplication."""
     twentyone: list[Assignment] = []
-    best: tuple[int, Value] | None = None
+    best: tuple[int, int, int] | None = None
     for x in xs:
-        total = totals.get(x)
-        if total is None or total > target or total == twenty:
+        pair = totals.get(x)
+        if pair is None:
             continue
-        if total == target:
+        top, bottom = pair
+        if top > 21 * bottom or top == 20 * bottom:
+            continue
+        if top == 21 * bottom:
             twentyone.append(Assignment(Fraction(x), None, Fraction(21)))
-        if best is None or total > best[1]:
-            best = (x, total)
+        if best is None or top * best[2] > best[1] * bottom:
+            best = (x, top, bottom)
     twentyone.sort(key=lambda found: found.x)
     if best is None:
         return Solution(twentyone, None)
-    return Solution(twentyone, Assignment(Fraction(best[0]), None, Fraction(best[1], common)))
+    return Solution(twentyone, Assignment(Fraction(best[0]), None, Fraction(best[1], best[2])))
 
 
 def _search_separable(a: dict[int, Value], b: dict[int, Value], common: int) -> Solution:
