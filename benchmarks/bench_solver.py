@@ -17,7 +17,7 @@ HANDS = {
                                      "Xth triangle", "7"],
     "5-card hand with divisions": ["6X", "12/X", "X/(X+1)", "2X+4", "X/2"],
     "5-card hand with 1/X and X!": ["1/X", "X!", "X", "X^2/7", "2"],
-    "3-card hand with 2^X (tree)": ["2^X", "X", "3"],
+    "3-card hand with 2^X": ["2^X", "X", "3"],
     "3-card hand with Y (separable)": ["6X", "Y²", "Y/2"],
     "3-card hand with XY (mixed)": ["XY", "Y", "X/2"],
 }

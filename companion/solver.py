@@ -10,8 +10,8 @@ positive X, then the smallest Y. Assignments making 21 are listed by X, then Y.
 Every answer is exact. The polynomial parts of the hand are compiled once to
 integer coefficients over a common denominator, quotients of polynomials (``12/X``)
 to integer numerators and denominators (see :mod:`companion.expr.polynomial`),
-celebrity cards and factorials of X or Y come from one table of their sequence, and
-the rest is evaluated on the tree. Totals are
+celebrity cards and factorials of X or Y come from one table of their sequence,
+powers such as ``2^X`` are computed directly, and the rest is evaluated on the tree. Totals are
 split into a part in X, a part in Y and a mixed part: with no mixed part the Y
 search is a lookup per X; with a mixed polynomial part a float pass with a proven
 error bound picks the candidates, which are then confirmed with integers; a mixed
@@ -38,6 +38,7 @@ from typing import Any
 from companion.errors import ExpressionError, HandError
 from companion.expr import (
     FACTORIAL_CAP,
+    POWER_BITS_CAP,
     BinaryOp,
     Bindings,
     Call,
@@ -46,7 +47,13 @@ from companion.expr import (
     Negate,
     Variable,
 )
-from companion.expr.polynomial import Polynomial, add, to_polynomial, to_rational
+from companion.expr.polynomial import (
+    Polynomial,
+    add,
+    constant_value,
+    to_polynomial,
+    to_rational,
+)
 from companion.hand import DEFAULT_RULES, HandRules, check_hand_size, check_v
 from companion.sequences import positive_values
 
@@ -138,6 +145,7 @@ class _Hand:
         self.residuals: dict[str, Residual] = {"X": [], "Y": [], "XY": []}
         self.integer_terms: dict[str, list[IntegerTerm]] = {"X": [], "Y": []}
         self.rationals: dict[str, list[RationalTerm]] = {"X": [], "Y": []}
+        self.exponentials: dict[str, list[tuple[int, Fraction]]] = {"X": [], "Y": []}
         self.uses_y = False
         for card in cards:
             self.uses_y |= "Y" in card.variables
@@ -151,10 +159,13 @@ class _Hand:
                 else:
                     key = "".join(sorted(term.variables & {"X", "Y"})) or "X"
                     rational = _rational_term(term, constants) if len(key) == 1 else None
-                    if rational is None:
-                        self.residuals[key].append((sign, term))
-                    else:
+                    base = _exponential_base(term, constants)
+                    if rational is not None:
                         self.rationals[key].append((sign, *rational))
+                    elif base is not None:
+                        self.exponentials[key].append((sign, base))
+                    else:
+                        self.residuals[key].append((sign, term))
         self.denominator = math.lcm(1, *(c.denominator for c in poly.values()))
         scaled = {m: int(c * self.denominator) for m, c in poly.items()}
         self.x_poly = _dense({i: c for (i, j), c in scaled.items() if j == 0})
@@ -186,7 +197,10 @@ class _Hand:
             )
         }
         for sign, numerator, denominator, guards in self.rationals[variable]:
-            pairs = _add_rational(pairs, sign, numerator, denominator, guards)
+            pairs = _add_pairs(pairs, sign, _rational_values(numerator, denominator, guards,
+                                                             list(pairs)))
+        for sign, base in self.exponentials[variable]:
+            pairs = _add_pairs(pairs, sign, _exponential_values(base, list(pairs)))
         extras: dict[int, Fraction] = {}
         if self.residuals[variable]:
             for value in list(pairs):
@@ -217,24 +231,51 @@ def _rational_term(
             [dense(guard, lcm_of(guard)) for guard in rational.guards])
 
 
-def _add_rational(
-    pairs: dict[int, Pair], sign: int, numerator: list[int], denominator: list[int],
-    guards: list[list[int]],
+def _rational_values(
+    numerator: list[int], denominator: list[int], guards: list[list[int]], values: list[int]
 ) -> dict[int, Pair]:
-    """Add sign * numerator/denominator at every value, dropping values where a guard is 0."""
-    values = list(pairs)
+    """numerator/denominator at each value where no guard is zero."""
     tops, bottoms = _poly_values(numerator, values), _poly_values(denominator, values)
     guard_values = [_poly_values(guard, values) for guard in guards]
+    return {
+        value: (tops[k], bottoms[k])
+        for k, value in enumerate(values)
+        if bottoms[k] != 0 and all(column[k] != 0 for column in guard_values)
+    }
+
+
+def _exponential_base(term: Expr, constants: dict[str, Fraction]) -> Fraction | None:
+    """The constant base of a term like ``2^X`` or ``(1/2)^Y``, else None."""
+    if not (isinstance(term, BinaryOp) and term.op == "^" and isinstance(term.right, Variable)):
+        return None
+    if term.right.name not in ("X", "Y") or term.left.variables & {"X", "Y"}:
+        return None
+    return constant_value(term.left, constants)
+
+
+def _exponential_values(base: Fraction, values: list[int]) -> dict[int, Pair]:
+    """base^value where the tree would give one (same size cap, no 0 to a negative power)."""
+    bits = max(base.numerator.bit_length(), base.denominator.bit_length())
+    trivial = base == 0 or abs(base) == 1
     result: dict[int, Pair] = {}
-    for k, value in enumerate(values):
-        bottom = bottoms[k]
-        if bottom == 0 or any(column[k] == 0 for column in guard_values):
+    for value in values:
+        if (base == 0 and value < 0) or (not trivial and bits * abs(value) > POWER_BITS_CAP):
             continue
-        top = sign * tops[k]
+        power = base**value
+        result[value] = (power.numerator, power.denominator)
+    return result
+
+
+def _add_pairs(pairs: dict[int, Pair], sign: int, addend: dict[int, Pair]) -> dict[int, Pair]:
+    """pairs + sign * addend, keeping only values where both are defined."""
+    result: dict[int, Pair] = {}
+    for value, (old_top, old_bottom) in pairs.items():
+        if value not in addend:
+            continue
+        top, bottom = addend[value]
         if bottom < 0:
             top, bottom = -top, -bottom
-        old_top, old_bottom = pairs[value]
-        result[value] = (old_top * bottom + top * old_bottom, old_bottom * bottom)
+        result[value] = (old_top * bottom + sign * top * old_bottom, old_bottom * bottom)
     return result
 
 
@@ -285,7 +326,8 @@ def solve(
         return _search_x(xs, _with_extras(x_pairs, x_extras))
     y_pairs, y_extras = hand.table("Y", ys)
     # Integers over the polynomials' denominator, or Fractions when other terms have their own.
-    fractions = bool(x_extras or y_extras or hand.rationals["X"] or hand.rationals["Y"])
+    fractions = bool(x_extras or y_extras or any(
+        hand.rationals[key] or hand.exponentials[key] for key in ("X", "Y")))
     common = 1 if fractions else hand.denominator
     a = _values(x_pairs, x_extras, fractions)
     b = _values(y_pairs, y_extras, fractions)

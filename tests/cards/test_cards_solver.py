@@ -144,9 +144,10 @@ def test_large_values_stay_exact() -> None:
 CARD_POOL = ["6X", "2X+4", "X/2", "3X^2-7", "X/3+N", "-X", "7 - 2X", "X²/4", "1/X", "X!",
              "Xth prime", "Fib(X)", "Xth triangle", "Sum of factors(X)", "Xth digit of pi",
              "Xth digit of e", "2^X", "V + X", "(X-2)(X+3)", "0.5X - 1", "X^3/10", "12/X",
-             "X/(X+1)", "(X+1)^-2", "24/(X-2) - X", "(1/X)^2 + N/(X-N)", "X/(1/(X-1))"]
+             "X/(X+1)", "(X+1)^-2", "24/(X-2) - X", "(1/X)^2 + N/(X-N)", "X/(1/(X-1))",
+             "(1/2)^X", "(-2)^X/100", "0^X + 1"]
 Y_POOL = ["Y", "XY", "Y^2/3", "Y - X", "Y!", "2Y + X/2", "XY^2/5", "1/Y", "(X+Y)^2/9",
-          "6/(Y-2)", "X/Y"]
+          "6/(Y-2)", "X/Y", "2^Y/50"]
 
 
 @settings(max_examples=200, deadline=None)
