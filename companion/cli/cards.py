@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +37,7 @@ def exact_number(text: str) -> Fraction:
         ) from None
 
 
-def whole_number(low: int) -> Any:
+def whole_number(low: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``low``."""
 
     def convert(text: str) -> int:

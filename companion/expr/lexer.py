@@ -54,7 +54,7 @@ _NTH = re.compile(
 )
 _NTH_FUNCTIONS = {"prime": "prime", "triangle": "triangle", "pi": "pidigit", "e": "edigit"}
 _SUM_OF_FACTORS = re.compile(r"sum\s+of\s+factors\b", re.IGNORECASE)
-_ALIASES = {"fibonacci": "fib", "sumoffactors": "factorsum", "sigma": "factorsum"}
+_ALIASES = {"fibonacci": "fib", "sumoffactors": "factorsum"}
 
 
 @dataclass(frozen=True)
