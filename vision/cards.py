@@ -22,11 +22,12 @@ from vision.outline import Quad, find_card_outlines
 #: Readings below this confidence are dropped.
 MIN_CONFIDENCE = 0.7
 #: Card height over rank-glyph height (about 12 to 16 on common decks).
-CARD_PER_GLYPH = 13.0
-#: How far (in card heights) the second corner's index may be from where the first predicts it,
-#: for the same name and for the same rank with another suit.
-OPPOSITE_FIT = 0.35
-OPPOSITE_FIT_OTHER_SUIT = 0.25
+CARD_PER_GLYPH = 11.5
+#: From one index to the opposite one, in the first index's upright frame: the slope
+#: (down over across) and the length in glyph sizes that decks from square-ish poker
+#: to narrow bridge cards give.
+DIAGONAL_SLOPE = (1.0, 2.2)
+DIAGONAL_GLYPHS = (7.0, 17.0)
 #: Card width over card height.
 CARD_ASPECT = 0.68
 #: Index centre from the card's corner, as fractions of card (width, height).
@@ -68,11 +69,14 @@ class CardRecognizer:
 
     ``model`` is a :class:`~vision.glyphs.GlyphModel`; by default the shipped one,
     which works out of the box on common decks. Pass a taught model for a deck
-    with unusual glyphs.
+    with unusual glyphs. With ``one_deck`` (the default) the table holds one deck,
+    so a name read at two places that cannot be one card is reported once, where
+    it was read most confidently; pass ``one_deck=False`` for games with several decks.
     """
 
-    def __init__(self, model: GlyphModel | None = None) -> None:
+    def __init__(self, model: GlyphModel | None = None, *, one_deck: bool = True) -> None:
         self.model = model if model is not None else default_model()
+        self.one_deck = one_deck
         self.jokers = joker_templates()
 
     def read_indices(
@@ -123,6 +127,8 @@ class CardRecognizer:
         """The observations of a frame whose indices were read as ``reads``."""
         outlines = find_card_outlines(frame_bgr)
         cards = one_per_outline(merge_corners(reads), outlines)
+        if self.one_deck:
+            cards = once_per_name(cards)
         return cards + self.find_jokers(frame_bgr, reads, outlines)
 
     def find_jokers(
@@ -149,6 +155,15 @@ class CardRecognizer:
                 point = (float(centre[0]), float(centre[1]))
                 found.append(CardObservation(JOKER, point, point, score, corners=quad))
         return found
+
+
+def once_per_name(cards: Sequence[CardObservation]) -> list[CardObservation]:
+    """The most confident observation of each card name (jokers excepted: a deck has two)."""
+    kept: dict[str, CardObservation] = {}
+    for card in sorted(cards, key=lambda seen: -seen.confidence):
+        if card.card not in kept:
+            kept[card.card] = card
+    return list(kept.values())
 
 
 def scaled(card: CardObservation, factor: float) -> CardObservation:
@@ -288,36 +303,32 @@ def one_per_outline(
     return kept
 
 
-def opposite_corner(candidate: IndexCandidate) -> tuple[float, float]:
-    """Where the index in the diagonally opposite corner of the same card would be."""
-    card_height = CARD_PER_GLYPH * candidate.glyph_size
-    card_width = CARD_ASPECT * card_height
-    up = np.array(candidate.up)
+def at_opposite_corner(first: IndexCandidate, second: IndexCandidate) -> bool:
+    """Whether ``second`` faces the other way from where the diagonally opposite index
+    of ``first``'s card would be, allowing for decks of different proportions."""
+    if float(np.dot(first.up, second.up)) > -0.8:
+        return False
+    up = np.array(first.up)
     right = np.array([-up[1], up[0]])
-    across = (1 - 2 * INDEX_OFFSET[0]) * card_width * right
-    down = (1 - 2 * INDEX_OFFSET[1]) * card_height * up
-    point = np.array(candidate.center) + across - down
-    return float(point[0]), float(point[1])
+    offset = np.subtract(second.center, first.center)
+    across, down = float(offset @ right), float(-(offset @ up))
+    size = max(first.glyph_size, second.glyph_size)
+    return (
+        across > 0
+        and DIAGONAL_SLOPE[0] * across < down < DIAGONAL_SLOPE[1] * across
+        and DIAGONAL_GLYPHS[0] * size < float(np.hypot(across, down)) < DIAGONAL_GLYPHS[1] * size
+    )
 
 
 def same_card(first: IndexRead, second: IndexRead) -> bool:
-    """Whether two reads can be one card: one corner read twice, or its two corners.
-
-    Two corners of one card face opposite ways and sit where the card's size,
-    judged from the glyphs, puts them. Reads of one rank with different suits
-    are merged too (a suit misread at one corner), but only at a tighter fit.
-    """
-    size = max(first.candidate.glyph_size, second.candidate.glyph_size)
+    """Whether two reads of one rank can be one card: one corner read twice, or its two corners
+    (a suit misread at one corner still makes one card)."""
     if first.reading.rank != second.reading.rank:
         return False
     gap = float(np.hypot(*np.subtract(first.candidate.center, second.candidate.center)))
-    if first.card == second.card and gap <= 2 * size:
+    if first.card == second.card and gap <= 2 * first.candidate.glyph_size:
         return True
-    facing = float(np.dot(first.candidate.up, second.candidate.up))
-    expected = opposite_corner(first.candidate)
-    miss = float(np.hypot(*np.subtract(expected, second.candidate.center)))
-    tolerance = OPPOSITE_FIT if first.card == second.card else OPPOSITE_FIT_OTHER_SUIT
-    return facing < -0.8 and miss < tolerance * CARD_PER_GLYPH * size
+    return at_opposite_corner(first.candidate, second.candidate)
 
 
 def merge_corners(reads: Sequence[IndexRead]) -> list[CardObservation]:

@@ -15,6 +15,7 @@ shows is read as well as a whole one:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -32,8 +33,10 @@ GLYPH_PIXELS = (6, 90)
 INK_CONTRAST = 18
 #: Side (odd) of the square the local mean is taken over; pips up to about this size stay solid.
 INK_BLOCK = 25
-#: Blur (in patch pixels) applied to glyph patches, and weight of the aspect ratio feature.
-GLYPH_BLUR = 1.2
+#: Blur (in patch pixels) applied to rank and to suit patches (suit pips are small and
+#: their details matter), and weight of the aspect ratio feature.
+RANK_BLUR = 2.0
+SUIT_BLUR = 1.2
 ASPECT_WEIGHT = 0.3
 #: Weight of the index layout (rank-to-suit distance and suit size, over rank height)
 #: appended to the rank features: an index has a typical layout, pips paired by chance not.
@@ -225,8 +228,10 @@ def find_index_candidates(
     rank_index = np.array([g for g, _ in pairs])
     suit_index = np.array([s for _, s in pairs])
     downs = offsets[rank_index, suit_index] / distance[rank_index, suit_index][:, None]
-    ranks, rank_heights = upright_glyphs(blobs, [groups[g] for g in rank_index], downs, RANK_PATCH)
-    suits, suit_heights = upright_glyphs(blobs, [(int(s),) for s in suit_index], downs, SUIT_PATCH)
+    rank_glyphs = [groups[g] for g in rank_index]
+    ranks, rank_heights = upright_glyphs(blobs, rank_glyphs, downs, RANK_PATCH, RANK_BLUR)
+    suit_glyphs = [(int(s),) for s in suit_index]
+    suits, suit_heights = upright_glyphs(blobs, suit_glyphs, downs, SUIT_PATCH, SUIT_BLUR)
     layout = GEOMETRY_WEIGHT * np.column_stack(
         (
             distance[rank_index, suit_index] / rank_heights,
@@ -266,9 +271,10 @@ SUBPIXELS = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)
 
 def upright_glyphs(
     blobs: InkBlobs,
-    members_list: list[tuple[int, ...]],
+    members_list: Sequence[tuple[int, ...]],
     downs: np.ndarray,
     patch: tuple[int, int],
+    blur: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each glyph (made of blobs ``members_list[i]``) turned so ``downs[i]`` points down.
 
@@ -281,9 +287,9 @@ def upright_glyphs(
     heights = np.empty(len(members_list))
     for chosen, subpixels in ((small, SUBPIXELS), (~small, np.zeros((1, 2)))):
         if chosen.any():
-            point_sets = [blobs.glyph_points(members_list[i]) for i in np.nonzero(chosen)[0]]
+            point_sets = [blobs.glyph_points(members_list[int(i)]) for i in np.nonzero(chosen)[0]]
             features[chosen], heights[chosen] = splat_glyphs(
-                point_sets, downs[chosen], patch, subpixels
+                point_sets, downs[chosen], patch, subpixels, blur
             )
     return features, heights
 
@@ -293,12 +299,13 @@ def splat_glyphs(
     downs: np.ndarray,
     patch: tuple[int, int],
     subpixels: np.ndarray,
+    blur: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Glyph features and upright heights from pixel centres, in one batch.
 
     Each glyph's pixels (each as the ``subpixels`` offsets) are rotated as
     points so ``downs[i]`` points down, cropped tight, splatted into a ``patch``
-    (width, height) grid, blurred and normalised to zero mean and unit length,
+    (width, height) grid, blurred by ``blur`` and normalised to zero mean and unit length,
     which makes the match tolerant of stroke weight and ink contrast. Each row is
     the flat patch followed by ``ASPECT_WEIGHT`` times the glyph's width over height.
     """
@@ -323,7 +330,7 @@ def splat_glyphs(
     cells = rows * columns
     grid = np.bincount(owner * cells + row * columns + column, minlength=len(point_sets) * cells)
     grids = grid.reshape(len(point_sets), rows, columns).astype(np.float32)
-    grids = gaussian_matrix(rows, GLYPH_BLUR) @ grids @ gaussian_matrix(columns, GLYPH_BLUR).T
+    grids = gaussian_matrix(rows, blur) @ grids @ gaussian_matrix(columns, blur).T
     flat = grids.reshape(len(point_sets), cells)
     flat -= flat.mean(axis=1, keepdims=True)
     flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
