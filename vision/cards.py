@@ -37,17 +37,19 @@ JOKER_TEMPLATES = Path(__file__).parent / "data" / "jokers.npz"
 #: Size (width, height) of the grey card image compared with joker pictures.
 JOKER_SIZE = (36, 52)
 #: Smallest normalised correlation with a joker picture that counts as a joker.
-JOKER_MATCH = 0.6
+JOKER_MATCH = 0.5
 #: Smallest share of blank face a joker has (card backs are patterned all over).
-JOKER_WHITE = 0.7
+JOKER_WHITE = 0.55
 #: Blur (pixels at ``JOKER_SIZE``) so line drawings still match after a slight misfit.
 JOKER_BLUR = 1.5
 JOKER = "JK"
 #: Frames with a longer side than this are read downscaled to it.
 MAX_SIDE = 1600
-#: A frame where nothing is found is read again this much smaller (a close-up whose
-#: glyphs are too large), down to this shorter side.
+#: A photo where nothing is found is read again this much smaller, down to this shorter side.
 RETRY_STEP = 0.7
+#: Photos whose glyphs come out larger than this are read again with glyphs of ``GOOD_GLYPH``.
+LARGE_GLYPH = 30.0
+GOOD_GLYPH = 22.0
 MIN_SIDE = 300
 
 
@@ -101,20 +103,27 @@ class CardRecognizer:
     def recognize(self, frame_bgr: np.ndarray) -> list[CardObservation]:
         """One observation per physical card whose index can be read, and per whole joker.
 
-        Frames larger than ``MAX_SIDE`` (phone photos) are read at a reduced size,
-        and a frame where nothing is found is tried again smaller (see
-        ``RETRY_STEP``); positions are always in the frame's own pixels.
+        Frames larger than ``MAX_SIDE`` (phone photos) are read at a reduced size:
+        a close-up's glyphs can be too large for the ink window, so the photo is
+        read again at a size that makes them about ``GOOD_GLYPH`` pixels, or
+        smaller (see ``RETRY_STEP``) while nothing is found. Positions are always in
+        the frame's own pixels.
         """
-        factor = min(1.0, MAX_SIDE / max(frame_bgr.shape[:2]))
+        if max(frame_bgr.shape[:2]) <= MAX_SIDE:
+            return self.recognize_at_scale(frame_bgr)
+        factor = MAX_SIDE / max(frame_bgr.shape[:2])
         while True:
-            small = frame_bgr
-            if factor < 1.0:
+            small = cv2.resize(frame_bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+            reads = self.read_indices(small)
+            glyph = float(np.median([r.candidate.glyph_size for r in reads])) if reads else 0.0
+            if glyph > LARGE_GLYPH:
+                factor *= GOOD_GLYPH / glyph
                 small = cv2.resize(
                     frame_bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA
                 )
-            cards = self.recognize_at_scale(small)
-            if cards or min(small.shape[:2]) * RETRY_STEP < MIN_SIDE:
-                return [scaled(card, 1 / factor) for card in cards] if factor < 1.0 else cards
+                reads = self.read_indices(small)
+            if reads or min(small.shape[:2]) * RETRY_STEP < MIN_SIDE:
+                return [scaled(card, 1 / factor) for card in self.cards_from(small, reads)]
             factor *= RETRY_STEP
 
     def recognize_at_scale(self, frame_bgr: np.ndarray) -> list[CardObservation]:

@@ -30,6 +30,8 @@ from vision.index_reader import IndexCandidate, find_index_candidates
 INDEX_ZONES = (((0.0, 0.27), (0.0, 0.32), -1.0), ((0.73, 1.0), (0.68, 1.0), 1.0))
 #: Reject examples kept per positive example.
 REJECTS_PER_INDEX = 10
+#: Range of card heights (pixels) the examples are drawn at: index glyphs of about 6 to 35 px.
+CARD_PIXELS = (70, 420)
 CC0_RANKS = {"a": "A", "j": "J", "q": "Q", "k": "K"}
 FOUR_COLOUR_RANKS = {"T": "10"}
 JOKER_SOURCES = ("J1.png", "J2.png", "four-colour/2J.png")
@@ -72,7 +74,7 @@ def draw_card(card_bgr: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarra
     Returns the scene and the homography from card pixels to scene pixels.
     """
     height, width = card_bgr.shape[:2]
-    card_px = rng.uniform(150, 420)
+    card_px = rng.uniform(CARD_PIXELS[0], CARD_PIXELS[1])
     scale = card_px / height
     angle = rng.uniform(0, 2 * np.pi)
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)

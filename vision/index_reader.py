@@ -16,7 +16,7 @@ shows is read as well as a whole one:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -43,6 +43,9 @@ ASPECT_WEIGHT = 0.3
 GEOMETRY_WEIGHT = 1.0
 #: Distance from rank centre to suit centre, in rank glyph sizes.
 PAIR_DISTANCE = (0.7, 1.4)
+#: Glyphs smaller than this (pixels) are read again from an area enlarged ``ENLARGE`` times.
+SMALL_GLYPH = 14
+ENLARGE = 3
 #: Fraction of the ring around a glyph that must be card white.
 WHITE_RING = 0.55
 
@@ -148,8 +151,7 @@ def find_ink_blobs(
     if region is not None:
         ox, oy, rw, rh = region
         frame_bgr = frame_bgr[oy : oy + rh, ox : ox + rw]
-    blue, green, red = cv2.split(frame_bgr)
-    darkest = cv2.min(cv2.min(blue, green), red)
+    darkest = darkest_channel(frame_bgr)
     level = card_white_level(darkest) if white_level is None else white_level
     white = (darkest > level).astype(np.uint8)
     ink = cv2.adaptiveThreshold(
@@ -207,8 +209,83 @@ def find_index_candidates(
 ) -> list[IndexCandidate]:
     """Every rank-over-suit pairing of ink blobs, with upright glyph features.
 
-    ``region`` and ``white_level`` are as for :func:`find_ink_blobs`.
+    ``region`` and ``white_level`` are as for :func:`find_ink_blobs`. Where glyphs
+    are small (under ``SMALL_GLYPH`` pixels: a camera far from the table), the
+    areas around them are enlarged ``ENLARGE`` times and read again, so thin
+    strokes keep their shape; only those areas cost the extra work.
     """
+    if white_level is None:
+        x, y, width, height = region or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
+        white_level = card_white_level(darkest_channel(frame_bgr[y : y + height, x : x + width]))
+    candidates = candidates_at_scale(frame_bgr, region, white_level)
+    small = [c for c in candidates if c.glyph_size < SMALL_GLYPH]
+    if not small:
+        return candidates
+    areas = small_glyph_areas(small, frame_bgr.shape[:2])
+    kept = [c for c in candidates if c.glyph_size >= SMALL_GLYPH or not within(c.center, areas)]
+    for number, (x, y, width, height) in enumerate(areas, start=1):
+        crop = frame_bgr[y : y + height, x : x + width]
+        enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
+        for candidate in candidates_at_scale(enlarged, None, white_level):
+            kept.append(shrunk(candidate, (x, y), number))
+    return kept
+
+
+def darkest_channel(frame_bgr: np.ndarray) -> np.ndarray:
+    """The per-pixel minimum of B, G and R: low for black and for red print."""
+    blue, green, red = cv2.split(frame_bgr)
+    return np.asarray(cv2.min(cv2.min(blue, green), red))
+
+
+def small_glyph_areas(
+    small: Sequence[IndexCandidate], frame_shape: tuple[int, ...]
+) -> list[tuple[int, int, int, int]]:
+    """Boxes (x, y, width, height) around small-glyph candidates, overlapping ones merged."""
+    height, width = frame_shape[:2]
+    cell = 8
+    mask = np.zeros((height // cell + 1, width // cell + 1), np.uint8)
+    for candidate in small:
+        reach = 4 * candidate.glyph_size
+        x0, y0 = (max(0, int((v - reach) // cell)) for v in candidate.center)
+        x1, y1 = (int((v + reach) // cell) + 1 for v in candidate.center)
+        mask[y0:y1, x0:x1] = 1
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    return [
+        (
+            int(x * cell),
+            int(y * cell),
+            int(min(w * cell, width - x * cell)),
+            int(min(h * cell, height - y * cell)),
+        )
+        for x, y, w, h, _ in stats[1:count]
+    ]
+
+
+def within(point: tuple[float, float], areas: Sequence[tuple[int, int, int, int]]) -> bool:
+    """Whether ``point`` lies in one of the boxes (x, y, width, height)."""
+    return any(x <= point[0] < x + w and y <= point[1] < y + h for x, y, w, h in areas)
+
+
+def shrunk(candidate: IndexCandidate, origin: tuple[int, int], area: int) -> IndexCandidate:
+    """A candidate found in an enlarged area, in frame pixels; blob numbers made unique per area."""
+
+    def point(xy: tuple[float, float]) -> tuple[float, float]:
+        return (origin[0] + xy[0] / ENLARGE, origin[1] + xy[1] / ENLARGE)
+
+    return replace(
+        candidate,
+        rank_center=point(candidate.rank_center),
+        suit_center=point(candidate.suit_center),
+        glyph_size=candidate.glyph_size / ENLARGE,
+        rank_blobs=tuple(-(area << 24) - blob for blob in candidate.rank_blobs),
+        suit_blob=-(area << 24) - candidate.suit_blob,
+    )
+
+
+def candidates_at_scale(
+    frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None, white_level: float
+) -> list[IndexCandidate]:
+    """:func:`find_index_candidates` without the second look at small glyphs."""
     blobs = find_ink_blobs(frame_bgr, region, white_level)
     if len(blobs) < 2:
         return []
