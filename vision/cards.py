@@ -21,7 +21,7 @@ from vision.outline import Quad, find_card_outlines
 
 #: Readings below this confidence are dropped.
 MIN_CONFIDENCE = 0.7
-#: Card height over rank-glyph height (about 12 to 16 on common decks).
+#: Card height over rank-glyph size (about 10 to 14 on common decks).
 CARD_PER_GLYPH = 11.5
 #: From one index to the opposite one, in the first index's upright frame: the slope
 #: (down over across) and the length in glyph sizes that decks from square-ish poker
@@ -47,10 +47,10 @@ JOKER = "JK"
 MAX_SIDE = 1600
 #: A photo where nothing is found is read again this much smaller, down to this shorter side.
 RETRY_STEP = 0.7
+MIN_SIDE = 300
 #: Photos whose glyphs come out larger than this are read again with glyphs of ``GOOD_GLYPH``.
 LARGE_GLYPH = 30.0
 GOOD_GLYPH = 22.0
-MIN_SIDE = 300
 
 
 @dataclass(frozen=True)
