@@ -66,3 +66,18 @@ def option(options: Mapping[str, Any], key: str, default: Any, kind: type) -> An
     if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
         raise IllegalMove(f"option {key!r} must be {kind.__name__}, not {value!r}")
     return value
+
+
+def solo_start(event: Event, game: str) -> tuple[str, Mapping[str, Any]]:
+    """The one player and the options of a single-player game's ``start`` event.
+
+    >>> solo_start(Event("start", {"players": ["ann"], "options": {"columns": 5}}), "solitaire")
+    ('ann', {'columns': 5})
+    """
+    players = event.data.get("players")
+    if not isinstance(players, list) or len(players) != 1 or not isinstance(players[0], str):
+        raise IllegalMove(f"{game} has exactly one player, not {players!r}")
+    options = event.data.get("options", {})
+    if not isinstance(options, dict):
+        raise IllegalMove(f"'options' must be an object, not {options!r}")
+    return players[0], options

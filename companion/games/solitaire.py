@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.base import option
+from companion.games.base import option, solo_start
 from companion.playing_cards import PlayingCard, UnknownCard, standard_deck
 from companion.timers import EXPIRED, TIMER_KINDS, Countdown
 
@@ -137,16 +137,11 @@ class SolitaireRules:
 
     def start(self, event: Event) -> SolitaireState:
         """A fresh game: the whole deck in the stock, empty columns, the countdown running."""
-        players = event.data.get("players")
-        if not isinstance(players, list) or len(players) != 1 or not isinstance(players[0], str):
-            raise IllegalMove(f"solitaire has exactly one player, not {players!r}")
-        options = event.data.get("options", {})
-        if not isinstance(options, dict):
-            raise IllegalMove(f"'options' must be an object, not {options!r}")
+        player, options = solo_start(event, self.name)
         columns, time_limit, warnings = _read_options(options)
         countdown = Countdown(event.t, time_limit, warnings) if time_limit else None
         return SolitaireState(
-            player=players[0],
+            player=player,
             countdown=countdown,
             stock=DECK,
             columns=tuple(() for _ in range(columns)),
