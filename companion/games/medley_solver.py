@@ -19,13 +19,14 @@ True
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import groupby
+from itertools import pairwise
 from itertools import product as cartesian
 from math import prod
+
+import numpy as np
 
 from companion.playing_cards import JOKER, PlayingCard
 
@@ -296,7 +297,7 @@ def _lacking(count: int) -> list[int]:
     return families
 
 
-def _bitset(masks: list[int]) -> int:
+def _bitset(masks: Sequence[int]) -> int:
     """The bitset (an int) with bit ``m`` set for each mask ``m``."""
     bits = bytearray((max(masks) >> 3) + 1)
     for mask in masks:
@@ -304,9 +305,79 @@ def _bitset(masks: list[int]) -> int:
     return int.from_bytes(bits, "little")
 
 
-def _members(bitset: int) -> list[int]:
-    """The masks whose bits are set in ``bitset``, in increasing order."""
-    return [mask for mask, bit in enumerate(bin(bitset)[:1:-1]) if bit == "1"]
+def _members(bitset: int) -> np.ndarray:
+    """The masks whose bits are set in ``bitset``, in increasing order.
+
+    >>> _members(0b10110).tolist()
+    [1, 2, 4]
+    """
+    octets = bitset.to_bytes((bitset.bit_length() + 7) // 8, "little")
+    return np.flatnonzero(np.unpackbits(np.frombuffer(octets, np.uint8), bitorder="little"))
+
+
+class _Buckets:
+    """Masks grouped by the value of their product, values in increasing order: the
+    masks of bucket ``k`` make ``values[k]`` (a mask with a joker is in up to ten)."""
+
+    def __init__(self, values: np.ndarray, masks: np.ndarray, count: int) -> None:
+        if values.max() < 1 << (62 - count):  # sorting one key is faster than argsort
+            keys = np.sort(values << count | masks)
+            values, self._masks = keys >> count, keys & ((1 << count) - 1)
+        else:
+            order = np.argsort(values)
+            values, self._masks = values[order], masks[order]
+        start = np.flatnonzero(np.diff(values, prepend=0))
+        self.values = values[start]
+        bounds: list[int] = [*start.tolist(), len(masks)]
+        self.bounds = list(pairwise(bounds))
+        self.sizes: list[int] = np.diff(bounds).tolist()
+        self.index = {value: k for k, value in enumerate(self.values.tolist())}
+        self._count = count
+        self._members: dict[int, list[int]] = {}
+        self._bitsets: dict[int, int] = {}
+
+    def members(self, k: int) -> list[int]:
+        """The masks making the ``k``-th value."""
+        if k not in self._members:
+            start, end = self.bounds[k]
+            self._members[k] = self._masks[start:end].tolist()
+        return self._members[k]
+
+    def bitset(self, k: int) -> int:
+        """The bitset of the masks making the ``k``-th value."""
+        if k not in self._bitsets:
+            start, end = self.bounds[k]
+            if end - start < 64:
+                self._bitsets[k] = _bitset(self.members(k))
+            else:
+                bits = np.zeros(max(1 << self._count, 8), dtype=np.bool_)
+                bits[self._masks[start:end]] = True
+                octets = np.packbits(bits, bitorder="little").tobytes()
+                self._bitsets[k] = int.from_bytes(octets, "little")
+        return self._bitsets[k]
+
+    def sums(self, targets: np.ndarray) -> list[tuple[int, int, int]]:
+        """``(k1, k2, n)`` for every pair of values ``v1 <= v2`` with ``v1 + v2 = n``, a
+        target."""
+        values = self.values[: np.searchsorted(self.values, targets.max() // 2, "right")]
+        wanted = targets[None, :] - values[:, None]
+        return self._pairs(wanted, wanted >= values[:, None], targets, first_given=True)
+
+    def differences(self, targets: np.ndarray) -> list[tuple[int, int, int]]:
+        """``(k1, k2, n)`` for every pair of values with ``v1 - v2 = n``, a target."""
+        wanted = self.values[:, None] + targets[None, :]
+        return self._pairs(wanted, wanted > 0, targets, first_given=False)
+
+    def _pairs(
+        self, wanted: np.ndarray, allowed: np.ndarray, targets: np.ndarray, first_given: bool
+    ) -> list[tuple[int, int, int]]:
+        """Where ``wanted[k, j]`` is one of the values: ``k``, its index and ``targets[j]``."""
+        found = np.searchsorted(self.values, wanted).clip(max=len(self.values) - 1)
+        rows, columns = np.nonzero(allowed & (self.values[found] == wanted))
+        given, other, made = rows.tolist(), found[rows, columns].tolist(), targets[columns]
+        if first_given:
+            return list(zip(given, other, made.tolist(), strict=True))
+        return list(zip(other, given, made.tolist(), strict=True))
 
 
 class _Search:
@@ -331,12 +402,15 @@ class _Search:
             for i, it in enumerate(self.items)
             if it.slot[0] == "c" or (rules.aces_as_corners and it.card[0] == "A")
         )
+        self.choosing_mask = sum(1 << i for i, it in enumerate(self.items) if len(it.values) > 1)
         if len(self.items) <= TABLE_LIMIT:
             table, full = _submasks(len(self.items)), self.full
             self.disjoint: Callable[[int], int] = lambda mask: table[full ^ mask]
         else:
             self.disjoint = self._disjoint_by_item
-        self.base, self.choosing = self._products()
+        self.products = self._products()
+        self.base: list[int] = self.products.tolist()
+        self.multipliers = self._multipliers()
         self.extras = self._extras()
         self.made: dict[int, int] = {}
         self.found = self._valid(first_only) if self.items else 0
@@ -350,20 +424,29 @@ class _Search:
                 family &= lacking[item]
         return family
 
-    def _products(self) -> tuple[list[int], list[tuple[int, ...]]]:
-        """For every mask of items: the product of its one-value cards, and the multipliers
-        its choosing cards (jokers, 1-or-11 aces) can add."""
-        base: list[int] = [1]
-        choosing: list[tuple[int, ...]] = [(1,)]
+    def _products(self) -> np.ndarray:
+        """For every mask of items, the product of its one-value cards."""
+        products = np.ones(1, dtype=np.int64)
         for item in self.items:
-            if len(item.values) == 1:
-                x = item.values[0]
-                base += [b * x for b in base]
-                choosing += choosing
-            else:
-                base += base
-                choosing += [tuple({c * x for c in cs for x in item.values}) for cs in choosing]
-        return base, choosing
+            factor = item.values[0] if len(item.values) == 1 else 1
+            products = np.concatenate((products, products * factor))
+        return products
+
+    def _multipliers(self) -> dict[int, tuple[int, ...]]:
+        """For every set of choosing cards (jokers, 1-or-11 aces), the multipliers they
+        can add to a product."""
+        multipliers: dict[int, tuple[int, ...]] = {0: (1,)}
+        for i, item in enumerate(self.items):
+            if len(item.values) > 1:
+                for chosen, factors in list(multipliers.items()):
+                    multipliers[chosen | 1 << i] = tuple(
+                        {c * x for c in factors for x in item.values}
+                    )
+        return multipliers
+
+    def choosing(self, mask: int) -> tuple[int, ...]:
+        """The multipliers the choosing cards of ``mask`` can add to its product."""
+        return self.multipliers[mask & self.choosing_mask]
 
     def _extras(self) -> dict[int, set[int]]:
         """For every set of extra cards, each used once: the sums they can add."""
@@ -382,7 +465,7 @@ class _Search:
         ``first_only``, of those found by the first stage that finds any)."""
         needed = {self.target - s for sums in self.extras.values() for s in sums}
         valid = 0
-        for made in self._made(needed):
+        for made in self._made(needed, first_only):
             self.made = made
             valid = 0
             for extra, sums in self.extras.items():
@@ -397,65 +480,82 @@ class _Search:
                 break
         return valid
 
-    def _made(self, needed: set[int]) -> Iterator[dict[int, int]]:
+    def _buckets(self, ones: list[int]) -> _Buckets:
+        """The searched masks by value: those without cards worth 1, and each 1 alone."""
+        masks = np.arange(1, self.full + 1, dtype=np.int64)
+        masks = np.concatenate((masks[(masks & sum(ones)) == 0], np.array(ones, np.int64)))
+        chosen = masks & self.choosing_mask
+        values, grouped = [], []
+        for subset, factors in self.multipliers.items():
+            group = masks[chosen == subset]
+            values.append(np.multiply.outer(self.products[group], factors).ravel())
+            grouped.append(np.repeat(group, len(factors)))
+        return _Buckets(np.concatenate(values), np.concatenate(grouped), len(self.items))
+
+    def _made(self, needed: set[int], first_only: bool) -> Iterator[dict[int, int]]:
         """For each needed normal value, the bitset of masks making it: first with single
-        products and sums ``P1 + P2``, then also with differences ``P1 - P2``.
+        products and sums ``P1 + P2`` (for the loss check, the target itself first), then
+        also with differences ``P1 - P2``.
 
         Cards worth exactly 1 change no product, so masks are first searched without them
         (a lone 1 stands for itself), then every found mask takes any of them on top.
         """
         ones = [1 << i for i, item in enumerate(self.items) if item.values == (1,)]
-        any_one = sum(ones)
-        choosing_mask = sum(1 << i for i, item in enumerate(self.items) if len(item.values) > 1)
-        searched = [*_members(self.disjoint(any_one))[1:], *ones]
-        plain = [mask for mask in searched if not mask & choosing_mask]
-        plain.sort(key=self.base.__getitem__)
-        buckets = {value: list(group) for value, group in groupby(plain, self.base.__getitem__)}
-        for mask in searched:
-            if mask & choosing_mask:
-                for c in self.choosing[mask]:
-                    buckets.setdefault(self.base[mask] * c, []).append(mask)
-        bitsets: dict[int, int] = {}
-
-        def bitset(value: int) -> int:
-            if value not in bitsets:
-                bitsets[value] = _bitset(buckets[value])
-            return bitsets[value]
-
-        made: dict[int, int] = {n: bitset(n) for n in needed if n in buckets}
-        values = sorted(buckets)
-        low, high = min(needed), max(needed)
-        if not self.rules.allow_negative:
-            low = max(low, 0)
-
+        buckets = self._buckets(ones)
+        made = {n: buckets.bitset(buckets.index[n]) for n in needed if n in buckets.index}
         disjoint, full = self.disjoint, self.full
         table = _submasks(len(self.items)) if len(self.items) <= TABLE_LIMIT else None
+        relevant = self._relevant()
+        flags: dict[int, bytes | None] = {disjoint(0): None}
+        for family in relevant.values():
+            if family not in flags:
+                octets = family.to_bytes(((1 << len(self.items)) + 7) // 8, "little")
+                bits = np.unpackbits(np.frombuffer(octets, np.uint8), bitorder="little")
+                flags[family] = bits.tobytes()
 
-        def join(v1: int, v2: int, n: int) -> None:
-            small, large = (v1, v2) if len(buckets[v1]) <= len(buckets[v2]) else (v2, v1)
-            other, family = bitset(large), 0
-            if table is not None:  # the same as below, without a call per mask
-                for mask in buckets[small]:
-                    family |= (other & table[full ^ mask]) << mask
-            else:
-                for mask in buckets[small]:
-                    family |= (other & disjoint(mask)) << mask
-            made[n] = made.get(n, 0) | family
+        def join(pairs: list[tuple[int, int, int]]) -> None:
+            sizes = buckets.sizes
+            for k1, k2, n in pairs:
+                small, large = (k1, k2) if sizes[k1] <= sizes[k2] else (k2, k1)
+                other, family, keep = buckets.bitset(large), 0, flags[relevant[n]]
+                if table is None:
+                    members = buckets.members(small)
+                    if keep is not None:
+                        other &= relevant[n]
+                        members = [mask for mask in members if keep[mask]]
+                    for mask in members:
+                        family |= (other & disjoint(mask)) << mask
+                elif keep is None:  # the same with the table, without a call per mask
+                    for mask in buckets.members(small):
+                        family |= (other & table[full ^ mask]) << mask
+                else:
+                    other &= relevant[n]
+                    for mask in buckets.members(small):
+                        if keep[mask]:
+                            family |= (other & table[full ^ mask]) << mask
+                made[n] = made.get(n, 0) | family
 
-        for i, v1 in enumerate(values):
-            if 2 * v1 > high:
-                break
-            for v2 in values[bisect_left(values, max(v1, low - v1), lo=i) :]:
-                if v1 + v2 > high:
-                    break
-                if v1 + v2 in needed:
-                    join(v1, v2, v1 + v2)
-        yield self._with_ones(made, ones)
-        for v2 in values:
-            for v1 in values[bisect_left(values, v2 + low) : bisect_right(values, v2 + high)]:
-                if v1 - v2 in needed:
-                    join(v1, v2, v1 - v2)
-        yield self._with_ones(made, ones)
+        stages = [[self.target], sorted(needed - {self.target})] if first_only else [needed]
+        for targets in stages:
+            if targets:
+                join(buckets.sums(np.array(sorted(targets), dtype=np.int64)))
+            yield self._with_ones(made, ones)
+        low = min(needed) if self.rules.allow_negative else max(min(needed), 0)
+        differences = [n for n in sorted(needed) if n >= low]
+        if differences:
+            join(buckets.differences(np.array(differences, dtype=np.int64)))
+            yield self._with_ones(made, ones)
+
+    def _relevant(self) -> dict[int, int]:
+        """For each needed value ``n``, the bitset of masks for which making ``n`` matters:
+        those leaving out some set of extra cards that can add ``target - n``. The set is
+        closed under taking fewer cards, so both parts of a pair making ``n`` are in it."""
+        relevant: dict[int, int] = {}
+        for extra, sums in self.extras.items():
+            family = self.disjoint(extra)
+            for total in sums:
+                relevant[self.target - total] = relevant.get(self.target - total, 0) | family
+        return relevant
 
     def _with_ones(self, made: dict[int, int], ones: list[int]) -> dict[int, int]:
         """``made`` with any of the cards worth 1 added to every mask."""
@@ -469,8 +569,11 @@ class _Search:
     def masks(self) -> list[int]:
         """Every valid mask, fewest cards first."""
         found = _members(self.found)
-        found.sort(key=int.bit_count)
-        return found
+        counts = np.zeros_like(found)
+        for item in range(len(self.items)):
+            counts += found >> item & 1
+        ordered: list[int] = found[np.lexsort((found, counts))].tolist()
+        return ordered
 
     def combination(self, mask: int) -> Combination:
         """The combination of a valid mask; its terms are written when first asked for."""
@@ -495,7 +598,7 @@ class _Search:
     def _has(self, mask: int, value: int) -> bool:
         """Whether the product of the cards in ``mask`` can be ``value``."""
         quotient, remainder = divmod(value, self.base[mask])
-        return remainder == 0 and quotient in self.choosing[mask]
+        return remainder == 0 and quotient in self.choosing(mask)
 
     def _normal(self, mask: int, n: int) -> list[Term]:
         """Terms ``P1``, ``P1 + P2`` or ``P1 - P2`` of exactly ``mask`` making ``n``."""
@@ -504,7 +607,7 @@ class _Search:
         sub = (mask - 1) & mask
         while sub:
             rest = mask ^ sub
-            for c in self.choosing[sub]:
+            for c in self.choosing(sub):
                 v1 = self.base[sub] * c
                 for sign, v2 in ((1, n - v1), (-1, v1 - n)):
                     if v2 > 0 and self._has(rest, v2):
