@@ -29,6 +29,9 @@ RANK_FEATURES = RANK_PATCH[0] * RANK_PATCH[1] + 3
 SUIT_FEATURES = SUIT_PATCH[0] * SUIT_PATCH[1] + 1
 #: Glyph height range in frame pixels that the reader looks for.
 GLYPH_PIXELS = (6, 90)
+#: Smallest suit pip (pixels) looked for next to a small rank: with a camera far from the
+#: table a pip is only 3-5 px, too small to read but enough to call for a closer look.
+TINY_SUIT = 3
 #: Ink must be this much darker (0-255) than the local mean.
 INK_CONTRAST = 18
 #: Side (odd) of the square the local mean is taken over; pips up to about this size stay solid.
@@ -46,6 +49,10 @@ PAIR_DISTANCE = (0.7, 1.4)
 #: Glyphs smaller than this (pixels) are read again from an area enlarged ``ENLARGE`` times.
 SMALL_GLYPH = 14
 ENLARGE = 3
+#: Blob sizes looked for in an enlarged area: the small glyphs only (the rest were read).
+ENLARGED_SIZES = (GLYPH_PIXELS[0], int(1.3 * SMALL_GLYPH * ENLARGE))
+#: The enlarged area reaches this many glyph sizes each way from a small candidate.
+CLOSER_LOOK_REACH = 2.5
 #: Fraction of the ring around a glyph that must be card white.
 WHITE_RING = 0.55
 
@@ -58,6 +65,7 @@ class IndexCandidate:
     suit_center: tuple[float, float]
     up: tuple[float, float]
     glyph_size: float
+    suit_size: float
     rank_features: np.ndarray
     suit_features: np.ndarray
     redness: float
@@ -140,12 +148,13 @@ def find_ink_blobs(
     frame_bgr: np.ndarray,
     region: tuple[int, int, int, int] | None = None,
     white_level: float | None = None,
+    sizes: tuple[int, int] = GLYPH_PIXELS,
 ) -> InkBlobs:
     """Glyph-sized ink blobs ringed by card white.
 
     ``region`` (x, y, width, height) restricts the search to part of the frame;
     ``white_level`` (see :func:`card_white_level`) is then best taken from the
-    whole frame.
+    whole frame. Blobs ``sizes`` (shortest, longest) pixels long are kept.
     """
     ox, oy = 0, 0
     if region is not None:
@@ -162,7 +171,7 @@ def find_ink_blobs(
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
     x, y, w, h, area = (stats[:, i] for i in range(5))
     longest = np.maximum(w, h)
-    plausible = (area >= 12) & (longest >= GLYPH_PIXELS[0]) & (longest <= GLYPH_PIXELS[1])
+    plausible = (area >= min(12, 2 * sizes[0])) & (longest >= sizes[0]) & (longest <= sizes[1])
     plausible[0] = False
     ids = np.nonzero(plausible)[0]
     integral = cv2.integral(white)
@@ -184,18 +193,20 @@ def find_ink_blobs(
     )
 
 
-def rank_groups(blobs: InkBlobs) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]:
+def rank_groups(
+    centres: np.ndarray, sizes: np.ndarray
+) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]:
     """Possible rank glyphs: single blobs and side-by-side pairs of equal height ("10").
 
-    Returns the groups (indices into ``blobs``), their centres and their sizes.
+    Takes the blobs' centres and sizes; returns the groups (indices into those),
+    their centres and their sizes.
     """
-    centres, sizes = blobs.centers, blobs.sizes
     distance = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
     larger = np.maximum(sizes[:, None], sizes[None, :])
     ratio = larger / np.minimum(sizes[:, None], sizes[None, :])
     close = (distance < 0.95 * larger) & (ratio < 1.3)
     first, second = np.nonzero(np.triu(close, 1))
-    groups: list[tuple[int, ...]] = [(i,) for i in range(len(blobs))]
+    groups: list[tuple[int, ...]] = [(i,) for i in range(len(sizes))]
     groups.extend(zip(first.tolist(), second.tolist(), strict=True))
     group_centres = np.vstack([centres, (centres[first] + centres[second]) / 2])
     group_sizes = np.concatenate([sizes, larger[first, second]])
@@ -212,13 +223,16 @@ def find_index_candidates(
     ``region`` and ``white_level`` are as for :func:`find_ink_blobs`. Where glyphs
     are small (under ``SMALL_GLYPH`` pixels: a camera far from the table), the
     areas around them are enlarged ``ENLARGE`` times and read again, so thin
-    strokes keep their shape; only those areas cost the extra work.
+    strokes keep their shape; only those areas cost the extra work. Small ranks
+    are paired with suits down to ``TINY_SUIT`` pixels here, too small to read
+    but enough to call for the enlarged read.
     """
     if white_level is None:
         x, y, width, height = region or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
         white_level = card_white_level(darkest_channel(frame_bgr[y : y + height, x : x + width]))
-    candidates = candidates_at_scale(frame_bgr, region, white_level)
+    candidates = candidates_at_scale(frame_bgr, region, white_level, (TINY_SUIT, GLYPH_PIXELS[1]))
     small = [c for c in candidates if c.glyph_size < SMALL_GLYPH]
+    candidates = [c for c in candidates if c.suit_size >= GLYPH_PIXELS[0]]
     if not small:
         return candidates
     areas = small_glyph_areas(small, frame_bgr.shape[:2])
@@ -226,7 +240,7 @@ def find_index_candidates(
     for number, (x, y, width, height) in enumerate(areas, start=1):
         crop = frame_bgr[y : y + height, x : x + width]
         enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
-        for candidate in candidates_at_scale(enlarged, None, white_level):
+        for candidate in candidates_at_scale(enlarged, None, white_level, ENLARGED_SIZES):
             kept.append(shrunk(candidate, (x, y), number))
     return kept
 
@@ -245,7 +259,7 @@ def small_glyph_areas(
     cell = 8
     mask = np.zeros((height // cell + 1, width // cell + 1), np.uint8)
     for candidate in small:
-        reach = 4 * candidate.glyph_size
+        reach = CLOSER_LOOK_REACH * candidate.glyph_size
         x0, y0 = (max(0, int((v - reach) // cell)) for v in candidate.center)
         x1, y1 = (int((v + reach) // cell) + 1 for v in candidate.center)
         mask[y0:y1, x0:x1] = 1
@@ -277,19 +291,32 @@ def shrunk(candidate: IndexCandidate, origin: tuple[int, int], area: int) -> Ind
         rank_center=point(candidate.rank_center),
         suit_center=point(candidate.suit_center),
         glyph_size=candidate.glyph_size / ENLARGE,
+        suit_size=candidate.suit_size / ENLARGE,
         rank_blobs=tuple(-(area << 24) - blob for blob in candidate.rank_blobs),
         suit_blob=-(area << 24) - candidate.suit_blob,
     )
 
 
 def candidates_at_scale(
-    frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None, white_level: float
+    frame_bgr: np.ndarray,
+    region: tuple[int, int, int, int] | None,
+    white_level: float,
+    sizes: tuple[int, int] = GLYPH_PIXELS,
 ) -> list[IndexCandidate]:
-    """:func:`find_index_candidates` without the second look at small glyphs."""
-    blobs = find_ink_blobs(frame_bgr, region, white_level)
+    """:func:`find_index_candidates` without the second look at small glyphs.
+
+    Ink blobs ``sizes`` (shortest, longest) pixels long are considered; ranks
+    under ``GLYPH_PIXELS[0]`` are not, and suits under it only next to ranks
+    under ``SMALL_GLYPH`` pixels (see ``TINY_SUIT``).
+    """
+    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes)
     if len(blobs) < 2:
         return []
-    groups, group_centres, group_sizes = rank_groups(blobs)
+    rank_sized = np.nonzero(blobs.sizes >= GLYPH_PIXELS[0])[0]
+    groups, group_centres, group_sizes = rank_groups(
+        blobs.centers[rank_sized], blobs.sizes[rank_sized]
+    )
+    groups = [tuple(int(rank_sized[m]) for m in group) for group in groups]
     offsets = blobs.centers[None, :, :] - group_centres[:, None, :]
     distance = np.linalg.norm(offsets, axis=2)
     ratio = group_sizes[:, None] / blobs.sizes[None, :]
@@ -298,6 +325,7 @@ def candidates_at_scale(
         & (ratio < 2.8)
         & (distance > PAIR_DISTANCE[0] * group_sizes[:, None])
         & (distance < PAIR_DISTANCE[1] * group_sizes[:, None])
+        & ((blobs.sizes[None, :] >= GLYPH_PIXELS[0]) | (group_sizes[:, None] < SMALL_GLYPH))
     )
     pairs = [(g, s) for g, s in zip(*np.nonzero(paired), strict=True) if s not in groups[g]]
     if not pairs:
@@ -325,6 +353,7 @@ def candidates_at_scale(
                 suit_center=(float(suit_centre[0]), float(suit_centre[1])),
                 up=(float(-downs[n, 0]), float(-downs[n, 1])),
                 glyph_size=float(group_sizes[g]),
+                suit_size=float(blobs.sizes[s]),
                 rank_features=ranks[n],
                 suit_features=suits[n],
                 redness=blobs.redness(int(s)),
