@@ -15,12 +15,24 @@ import cv2
 import numpy as np
 
 from vision.glyphs import GlyphModel, IndexReading
-from vision.index_reader import IndexCandidate, card_white_level, find_index_candidates
+from vision.index_reader import (
+    GLYPH_PIXELS,
+    SMALL_GLYPH,
+    IndexCandidate,
+    card_white_level,
+    closer_look,
+    first_look,
+    region_white_level,
+)
 from vision.observations import CardObservation
 from vision.outline import Quad, find_card_outlines
 
 #: Readings below this confidence are dropped.
 MIN_CONFIDENCE = 0.7
+#: A small candidate less than this fraction of the size of an index read within a card
+#: height of it is a fragment (cards that close lie at the same distance from the camera):
+#: it gets no enlarged second look.
+DWARFED = 0.7
 #: Card height over rank-glyph size (about 10 to 14 on common decks).
 CARD_PER_GLYPH = 11.5
 #: From one index to the opposite one, in the first index's upright frame: the slope
@@ -91,14 +103,27 @@ class CardRecognizer:
 
         ``white_level`` is as for :func:`vision.index_reader.find_ink_blobs`.
         """
-        candidates = find_index_candidates(frame_bgr, region, white_level)
+        if white_level is None:
+            white_level = region_white_level(frame_bgr, region)
+        candidates = first_look(frame_bgr, region, white_level)
+        readable = [c for c in candidates if c.suit_size >= GLYPH_PIXELS[0]]
+        reads = self.confident_reads(readable)
+        small = [c for c in candidates if c.glyph_size < SMALL_GLYPH and not dwarfed(c, reads)]
+        if small:
+            kept, fresh = closer_look(frame_bgr, readable, small, white_level)
+            replaced = {id(c) for c, keep in zip(readable, kept, strict=True) if not keep}
+            reads = [r for r in reads if id(r.candidate) not in replaced]
+            reads += self.confident_reads(fresh)
+        return exclusive_reads(reads)
+
+    def confident_reads(self, candidates: Sequence[IndexCandidate]) -> list[IndexRead]:
+        """The model's reads of ``candidates`` at ``MIN_CONFIDENCE`` or above."""
         readings = self.model.read(candidates)
-        reads = [
+        return [
             IndexRead(candidate, reading)
             for candidate, reading in zip(candidates, readings, strict=True)
             if reading is not None and reading.confidence >= MIN_CONFIDENCE
         ]
-        return exclusive_reads(reads)
 
     def recognize(self, frame_bgr: np.ndarray) -> list[CardObservation]:
         """One observation per physical card whose index can be read, and per whole joker.
@@ -164,6 +189,16 @@ class CardRecognizer:
                 point = (float(centre[0]), float(centre[1]))
                 found.append(CardObservation(JOKER, point, point, score, corners=quad))
         return found
+
+
+def dwarfed(candidate: IndexCandidate, reads: Sequence[IndexRead]) -> bool:
+    """Whether ``candidate`` is much smaller than an index read within a card height of it."""
+    return any(
+        candidate.glyph_size < DWARFED * read.candidate.glyph_size
+        and float(np.hypot(*np.subtract(candidate.center, read.candidate.center)))
+        < CARD_PER_GLYPH * read.candidate.glyph_size
+        for read in reads
+    )
 
 
 def once_per_name(cards: Sequence[CardObservation]) -> list[CardObservation]:

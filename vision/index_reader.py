@@ -228,21 +228,50 @@ def find_index_candidates(
     but enough to call for the enlarged read.
     """
     if white_level is None:
-        x, y, width, height = region or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
-        white_level = card_white_level(darkest_channel(frame_bgr[y : y + height, x : x + width]))
-    candidates = candidates_at_scale(frame_bgr, region, white_level, (TINY_SUIT, GLYPH_PIXELS[1]))
+        white_level = region_white_level(frame_bgr, region)
+    candidates = first_look(frame_bgr, region, white_level)
     small = [c for c in candidates if c.glyph_size < SMALL_GLYPH]
-    candidates = [c for c in candidates if c.suit_size >= GLYPH_PIXELS[0]]
+    readable = [c for c in candidates if c.suit_size >= GLYPH_PIXELS[0]]
     if not small:
-        return candidates
+        return readable
+    kept, fresh = closer_look(frame_bgr, readable, small, white_level)
+    return [c for c, keep in zip(readable, kept, strict=True) if keep] + fresh
+
+
+def region_white_level(frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None) -> float:
+    """:func:`card_white_level` of ``region`` (x, y, width, height) or the whole frame."""
+    x, y, width, height = region or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
+    return card_white_level(darkest_channel(frame_bgr[y : y + height, x : x + width]))
+
+
+def first_look(
+    frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None, white_level: float
+) -> list[IndexCandidate]:
+    """Candidates at the frame's own size, small ranks paired with suits down to ``TINY_SUIT``
+    pixels (those are only worth a :func:`closer_look`, too small to read)."""
+    return candidates_at_scale(frame_bgr, region, white_level, (TINY_SUIT, GLYPH_PIXELS[1]))
+
+
+def closer_look(
+    frame_bgr: np.ndarray,
+    candidates: Sequence[IndexCandidate],
+    small: Sequence[IndexCandidate],
+    white_level: float,
+) -> tuple[list[bool], list[IndexCandidate]]:
+    """Read the areas around the ``small`` candidates enlarged ``ENLARGE`` times.
+
+    Returns which of ``candidates`` to keep (those not replaced by the closer
+    look) and the candidates found in the enlarged areas, in frame pixels.
+    """
     areas = small_glyph_areas(small, frame_bgr.shape[:2])
-    kept = [c for c in candidates if c.glyph_size >= SMALL_GLYPH or not within(c.center, areas)]
+    kept = [c.glyph_size >= SMALL_GLYPH or not within(c.center, areas) for c in candidates]
+    fresh: list[IndexCandidate] = []
     for number, (x, y, width, height) in enumerate(areas, start=1):
         crop = frame_bgr[y : y + height, x : x + width]
         enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
         for candidate in candidates_at_scale(enlarged, None, white_level, ENLARGED_SIZES):
-            kept.append(shrunk(candidate, (x, y), number))
-    return kept
+            fresh.append(shrunk(candidate, (x, y), number))
+    return kept, fresh
 
 
 def darkest_channel(frame_bgr: np.ndarray) -> np.ndarray:
