@@ -432,16 +432,15 @@ class _Search:
             products = np.concatenate((products, products * factor))
         return products
 
-    def _multipliers(self) -> dict[int, tuple[int, ...]]:
+    def _multipliers(self, above_one: bool = False) -> dict[int, tuple[int, ...]]:
         """For every set of choosing cards (jokers, 1-or-11 aces), the multipliers they
-        can add to a product."""
+        can add to a product (with ``above_one``, each card taking a value above 1)."""
         multipliers: dict[int, tuple[int, ...]] = {0: (1,)}
         for i, item in enumerate(self.items):
             if len(item.values) > 1:
+                values = [x for x in item.values if x > 1] if above_one else item.values
                 for chosen, factors in list(multipliers.items()):
-                    multipliers[chosen | 1 << i] = tuple(
-                        {c * x for c in factors for x in item.values}
-                    )
+                    multipliers[chosen | 1 << i] = tuple({c * x for c in factors for x in values})
         return multipliers
 
     def choosing(self, mask: int) -> tuple[int, ...]:
@@ -480,13 +479,14 @@ class _Search:
                 break
         return valid
 
-    def _buckets(self, ones: list[int]) -> _Buckets:
-        """The searched masks by value: those without cards worth 1, and each 1 alone."""
+    def _buckets(self, ones: list[int], may_be_one: list[int]) -> _Buckets:
+        """The searched masks by value: those without cards worth 1, each 1 alone, and
+        the cards that may be worth 1 (jokers, 1-or-11 aces) worth more, or 1 alone."""
         masks = np.arange(1, self.full + 1, dtype=np.int64)
         masks = np.concatenate((masks[(masks & sum(ones)) == 0], np.array(ones, np.int64)))
         chosen = masks & self.choosing_mask
-        values, grouped = [], []
-        for subset, factors in self.multipliers.items():
+        values, grouped = [np.ones(len(may_be_one), np.int64)], [np.array(may_be_one, np.int64)]
+        for subset, factors in self._multipliers(above_one=True).items():
             group = masks[chosen == subset]
             values.append(np.multiply.outer(self.products[group], factors).ravel())
             grouped.append(np.repeat(group, len(factors)))
@@ -498,10 +498,15 @@ class _Search:
         also with differences ``P1 - P2``.
 
         Cards worth exactly 1 change no product, so masks are first searched without them
-        (a lone 1 stands for itself), then every found mask takes any of them on top.
+        (a lone 1 stands for itself), then every found mask takes any of them on top. A
+        joker or a 1-or-11 ace is searched with its other values, and as a lone 1, then
+        taken on top the same way.
         """
         ones = [1 << i for i, item in enumerate(self.items) if item.values == (1,)]
-        buckets = self._buckets(ones)
+        may_be_one = [
+            1 << i for i, item in enumerate(self.items) if len(item.values) > 1 and 1 in item.values
+        ]
+        buckets = self._buckets(ones, may_be_one)
         made = {n: buckets.bitset(buckets.index[n]) for n in needed if n in buckets.index}
         disjoint, full = self.disjoint, self.full
         table = _submasks(len(self.items)) if len(self.items) <= TABLE_LIMIT else None
@@ -539,12 +544,12 @@ class _Search:
         for targets in stages:
             if targets:
                 join(buckets.sums(np.array(sorted(targets), dtype=np.int64)))
-            yield self._with_ones(made, ones)
+            yield self._with_ones(made, ones + may_be_one)
         low = min(needed) if self.rules.allow_negative else max(min(needed), 0)
         differences = [n for n in sorted(needed) if n >= low]
         if differences:
             join(buckets.differences(np.array(differences, dtype=np.int64)))
-            yield self._with_ones(made, ones)
+            yield self._with_ones(made, ones + may_be_one)
 
     def _relevant(self) -> dict[int, int]:
         """For each needed value ``n``, the bitset of masks for which making ``n`` matters:
