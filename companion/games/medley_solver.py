@@ -149,26 +149,31 @@ class Combination:
     __slots__ = ("_mask", "_slots", "_source", "_terms")
 
     def __init__(self, terms: Sequence[Term]) -> None:
-        self._terms: tuple[Term, ...] | None = tuple(terms)
-        self._slots: frozenset[str] | None = None
+        self._terms: tuple[Term, ...] = tuple(terms)
         self._source: _Search | None = None
         self._mask = 0
 
-    @classmethod
-    def _deferred(cls, source: _Search, mask: int) -> Combination:
-        """The combination of the cards in ``mask``, written by ``source`` on first use."""
-        combination = cls.__new__(cls)
-        combination._terms, combination._slots = None, None
-        combination._source, combination._mask = source, mask
-        return combination
+    @staticmethod
+    def _deferred(source: _Search, masks: list[int]) -> list[Combination]:
+        """The combinations of the cards in each of ``masks``, written by ``source`` on
+        first use (terms and slots are left unset until then: that is the fast way)."""
+        new, found = Combination.__new__, []
+        for mask in masks:
+            combination = new(Combination)
+            combination._source = source
+            combination._mask = mask
+            found.append(combination)
+        return found
 
     @property
     def terms(self) -> tuple[Term, ...]:
         """The signed products, in the order written."""
-        if self._terms is None:
+        try:
+            return self._terms
+        except AttributeError:
             assert self._source is not None
             self._terms = self._source.terms(self._mask)
-        return self._terms
+            return self._terms
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Combination) and self.terms == other.terms
@@ -187,12 +192,14 @@ class Combination:
     @property
     def slots(self) -> frozenset[str]:
         """Every slot the combination uses."""
-        if self._slots is None:
+        try:
+            return self._slots
+        except AttributeError:
             if self._source is not None:
-                self._slots = self._source.slots(self._mask)
+                self._slots: frozenset[str] = self._source.slots(self._mask)
             else:
                 self._slots = frozenset(f.slot for term in self.terms for f in term.factors)
-        return self._slots
+            return self._slots
 
     def _text(self, short: bool) -> str:
         parts = []
@@ -582,7 +589,7 @@ class _Search:
 
     def combination(self, mask: int) -> Combination:
         """The combination of a valid mask; its terms are written when first asked for."""
-        return Combination._deferred(self, mask)
+        return Combination._deferred(self, [mask])[0]
 
     def slots(self, mask: int) -> frozenset[str]:
         """The slots of the cards in ``mask``."""
@@ -659,8 +666,7 @@ def solve(
     ['5+10+K', '5*3+K']
     """
     search = _Search(board, target, rules)
-    deferred = Combination._deferred
-    return [deferred(search, mask) for mask in search.masks()]
+    return Combination._deferred(search, search.masks())
 
 
 def iter_combinations(
