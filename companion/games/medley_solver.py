@@ -304,6 +304,25 @@ def _lacking(count: int) -> list[int]:
     return families
 
 
+@cache
+def _lacking_groups(count: int) -> list[list[int]]:
+    """The bitsets of masks of ``count`` items without some of them, for groups of six
+    items: ``groups[g][s]`` lacks every item of the subset ``s`` of group ``g``.
+
+    >>> [[bin(family) for family in group] for group in _lacking_groups(2)]
+    [['0b1111', '0b101', '0b11', '0b1']]
+    """
+    everything, lacking = (1 << (1 << count)) - 1, _lacking(count)
+    groups = []
+    for first in range(0, count, 6):
+        items = lacking[first : first + 6]
+        group = [everything]
+        for family in items:
+            group += [known & family for known in group]
+        groups.append(group)
+    return groups
+
+
 def _bitset(masks: Sequence[int]) -> int:
     """The bitset (an int) with bit ``m`` set for each mask ``m``."""
     bits = bytearray((max(masks) >> 3) + 1)
@@ -423,12 +442,12 @@ class _Search:
         self.found = self._valid(first_only) if self.items else 0
 
     def _disjoint_by_item(self, mask: int) -> int:
-        """The bitset of masks sharing no item with ``mask``, without the big table."""
-        family = (1 << (1 << len(self.items))) - 1
-        lacking = _lacking(len(self.items))
-        for item in range(len(self.items)):
-            if mask >> item & 1:
-                family &= lacking[item]
+        """The bitset of masks sharing no item with ``mask``, without the big table: one
+        intersection per group of six items."""
+        groups = _lacking_groups(len(self.items))
+        family = groups[0][mask & 63]
+        for index in range(1, len(groups)):
+            family &= groups[index][mask >> 6 * index & 63]
         return family
 
     def _products(self) -> np.ndarray:
