@@ -85,6 +85,12 @@ class Board:
         return grid + corners
 
 
+@cache
+def _rank(card: str) -> str:
+    """The rank of a card name: ``"10"`` for ``"10h"``, ``"JK"`` for a joker."""
+    return PlayingCard.parse(card).rank
+
+
 @dataclass(frozen=True)
 class Factor:
     """One card in a term, with the value it takes (jokers and 1-or-11 aces choose)."""
@@ -97,7 +103,7 @@ class Factor:
     def token(self) -> str:
         """The card name, with the chosen value in brackets where the card could choose,
         and a joker's place (the two jokers look alike): ``JK(7)@g4``."""
-        rank = PlayingCard.parse(self.card).rank
+        rank = _rank(self.card)
         if rank == JOKER:
             return f"{self.card}({self.value})@{self.slot}"
         if rank == "A" and self.value != 1:
@@ -107,7 +113,7 @@ class Factor:
     @property
     def short_token(self) -> str:
         """The rank only (``Q``, ``10``), or the chosen value of a joker (``JK(7)``)."""
-        rank = PlayingCard.parse(self.card).rank
+        rank = _rank(self.card)
         if rank == JOKER or (rank == "A" and self.value != 1):
             return f"{rank}({self.value})"
         return rank
@@ -438,6 +444,7 @@ class _Search:
         self.base: list[int] = self.products.tolist()
         self.multipliers = self._multipliers()
         self.extras = self._extras()
+        self.extras_by_size: list[tuple[int, set[int]]] = []
         self.made: dict[int, int] = {}
         self.found = self._valid(first_only) if self.items else 0
 
@@ -616,7 +623,9 @@ class _Search:
 
     def terms(self, mask: int) -> tuple[Term, ...]:
         """One way of writing a valid mask as terms, using as many extra cards as it can."""
-        for extra, sums in sorted(self.extras.items(), key=lambda pair: -pair[0].bit_count()):
+        if not self.extras_by_size:
+            self.extras_by_size = sorted(self.extras.items(), key=lambda e: -e[0].bit_count())
+        for extra, sums in self.extras_by_size:
             if extra & ~mask:
                 continue
             normal = mask ^ extra
