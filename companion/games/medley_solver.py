@@ -296,6 +296,13 @@ def _submasks(count: int) -> list[int]:
 
 
 @cache
+def _complements(count: int) -> list[int]:
+    """For every mask of ``count`` items, the bitset of the masks sharing no item with it
+    (the submasks of its complement)."""
+    return _submasks(count)[::-1]
+
+
+@cache
 def _lacking(count: int) -> list[int]:
     """For each of ``count`` items, the bitset of masks without it.
 
@@ -541,8 +548,8 @@ class _Search:
         ]
         buckets = self._buckets(ones, may_be_one)
         made = {n: buckets.bitset(buckets.index[n]) for n in needed if n in buckets.index}
-        disjoint, full = self.disjoint, self.full
-        table = _submasks(len(self.items)) if len(self.items) <= TABLE_LIMIT else None
+        disjoint = self.disjoint
+        table = _complements(len(self.items)) if len(self.items) <= TABLE_LIMIT else None
         relevant = self._relevant()
         flags: dict[int, bytes | None] = {disjoint(0): None}
         for family in relevant.values():
@@ -565,12 +572,12 @@ class _Search:
                         family |= (other & disjoint(mask)) << mask
                 elif keep is None:  # the same with the table, without a call per mask
                     for mask in buckets.members(small):
-                        family |= (other & table[full ^ mask]) << mask
+                        family |= (other & table[mask]) << mask
                 else:
                     other &= relevant[n]
                     for mask in buckets.members(small):
                         if keep[mask]:
-                            family |= (other & table[full ^ mask]) << mask
+                            family |= (other & table[mask]) << mask
                 made[n] = made.get(n, 0) | family
 
         stages = [[self.target], sorted(needed - {self.target})] if first_only else [needed]
