@@ -19,10 +19,12 @@ from vision.index_reader import (
     GLYPH_PIXELS,
     SMALL_GLYPH,
     IndexCandidate,
+    Spot,
     card_white_level,
     closer_look,
     first_look,
     region_white_level,
+    spots_of,
 )
 from vision.observations import CardObservation
 from vision.outline import Quad, find_card_outlines
@@ -55,6 +57,8 @@ JOKER_WHITE = 0.55
 #: Blur (pixels at ``JOKER_SIZE``) so line drawings still match after a slight misfit.
 JOKER_BLUR = 1.5
 JOKER = "JK"
+#: An index centre lies this far along the way from a card's corner to its centre.
+INDEX_ALONG_DIAGONAL = 0.22
 #: Frames with a longer side than this are read downscaled to it.
 MAX_SIDE = 1600
 #: A photo where nothing is found is read again this much smaller, down to this shorter side.
@@ -98,10 +102,14 @@ class CardRecognizer:
         frame_bgr: np.ndarray,
         region: tuple[int, int, int, int] | None = None,
         white_level: float | None = None,
+        outlines: Sequence[Quad] = (),
     ) -> list[IndexRead]:
         """Every index read in ``frame_bgr`` (or a region of it), one per set of ink blobs.
 
         ``white_level`` is as for :func:`vision.index_reader.find_ink_blobs`.
+        Small glyphs are read again enlarged around small candidates and at the
+        corners of whole cards (``outlines``) small enough to have small glyphs,
+        whose glyphs may be too thin to show at the frame's own size.
         """
         if white_level is None:
             white_level = region_white_level(frame_bgr, region)
@@ -109,8 +117,9 @@ class CardRecognizer:
         readable = [c for c in candidates if c.suit_size >= GLYPH_PIXELS[0]]
         reads = self.confident_reads(readable)
         small = [c for c in candidates if c.glyph_size < SMALL_GLYPH and not dwarfed(c, reads)]
-        if small:
-            kept, fresh = closer_look(frame_bgr, readable, small, white_level)
+        spots = spots_of(small) + small_card_corners(outlines)
+        if spots:
+            kept, fresh = closer_look(frame_bgr, readable, spots, white_level)
             replaced = {id(c) for c, keep in zip(readable, kept, strict=True) if not keep}
             reads = [r for r in reads if id(r.candidate) not in replaced]
             reads += self.confident_reads(fresh)
@@ -153,13 +162,20 @@ class CardRecognizer:
 
     def recognize_at_scale(self, frame_bgr: np.ndarray) -> list[CardObservation]:
         """:meth:`recognize` at the frame's own size."""
-        return self.cards_from(frame_bgr, self.read_indices(frame_bgr))
+        outlines = find_card_outlines(frame_bgr)
+        reads = self.read_indices(frame_bgr, outlines=outlines)
+        return self.cards_from(frame_bgr, reads, outlines)
 
     def cards_from(
-        self, frame_bgr: np.ndarray, reads: Sequence[IndexRead]
+        self,
+        frame_bgr: np.ndarray,
+        reads: Sequence[IndexRead],
+        outlines: Sequence[Quad] | None = None,
     ) -> list[CardObservation]:
-        """The observations of a frame whose indices were read as ``reads``."""
-        outlines = find_card_outlines(frame_bgr)
+        """The observations of a frame whose indices were read as ``reads``
+        (``outlines``: the frame's card outlines if already found)."""
+        if outlines is None:
+            outlines = find_card_outlines(frame_bgr)
         cards = one_per_outline(merge_corners(reads), outlines)
         if self.one_deck:
             cards = once_per_name(cards)
@@ -189,6 +205,23 @@ class CardRecognizer:
                 point = (float(centre[0]), float(centre[1]))
                 found.append(CardObservation(JOKER, point, point, score, corners=quad))
         return found
+
+
+def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:
+    """Where the indices of whole cards too small for their glyphs to show well may be:
+    near each corner of the outline (either way up), with the glyph size the card implies."""
+    spots: list[Spot] = []
+    for quad in outlines:
+        corners = np.array(quad, np.float64)
+        glyph = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
+        glyph /= CARD_PER_GLYPH
+        if glyph >= SMALL_GLYPH:
+            continue
+        centre = corners.mean(axis=0)
+        for corner in corners:
+            x, y = corner + INDEX_ALONG_DIAGONAL * (centre - corner)
+            spots.append(((float(x), float(y)), glyph))
+    return spots
 
 
 def dwarfed(candidate: IndexCandidate, reads: Sequence[IndexRead]) -> bool:
@@ -471,8 +504,9 @@ class CardTracker:
         """Read the whole frame afresh."""
         self.full_detections += 1
         self.reference = thumbnail
-        self.reads = self.recognizer.read_indices(frame_bgr)
-        self.cards = self.recognizer.cards_from(frame_bgr, self.reads)
+        outlines = find_card_outlines(frame_bgr)
+        self.reads = self.recognizer.read_indices(frame_bgr, outlines=outlines)
+        self.cards = self.recognizer.cards_from(frame_bgr, self.reads, outlines)
         return self.cards
 
     def partial(

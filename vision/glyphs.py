@@ -36,6 +36,13 @@ RED_INK = 35.0
 BLACK_INK = 18.0
 COLOURED_INK = -25.0
 NEIGHBOURS = 5
+#: Principal axes kept for rank and for suit features (the patches are blurred, so a few
+#: dozen numbers keep the neighbours while the vote costs a fraction).
+RANK_DIMENSIONS = 48
+SUIT_DIMENSIONS = 32
+#: Reject examples are many (pips, picture fragments): a random sample of this many is
+#: kept, which keeps the vote fast and the reject share of it steady.
+REJECT_EXAMPLES = 1500
 DEFAULT_MODEL = Path(__file__).parent / "data" / "glyphs-default.npz"
 
 
@@ -58,26 +65,79 @@ class IndexReading:
 
 
 @dataclass(frozen=True)
+class Basis:
+    """Principal axes that glyph features are projected on: fewer numbers, same neighbours."""
+
+    mean: np.ndarray
+    axes: np.ndarray
+
+    @classmethod
+    def fit(cls, examples: np.ndarray, dimensions: int) -> Basis:
+        """The ``dimensions`` axes along which ``examples`` vary most."""
+        mean = examples.mean(axis=0, dtype=np.float64)
+        centred = examples - mean
+        _, vectors = np.linalg.eigh(centred.T @ centred)
+        return cls(mean.astype(np.float32), vectors[:, ::-1][:, :dimensions].astype(np.float32))
+
+    def project(self, features: np.ndarray) -> np.ndarray:
+        """``features`` (one row each) on the axes."""
+        return np.asarray((features - self.mean) @ self.axes, dtype=np.float32)
+
+
+@dataclass(frozen=True)
 class GlyphModel:
-    """Labelled example glyphs for ranks (with rejects) and suits."""
+    """Labelled example glyphs for ranks (with rejects) and suits, projected on their bases."""
 
     rank_features: np.ndarray
     rank_labels: np.ndarray
     suit_features: np.ndarray
     suit_labels: np.ndarray
+    rank_basis: Basis
+    suit_basis: Basis
+
+    @classmethod
+    def fit(
+        cls,
+        rank_features: np.ndarray,
+        rank_labels: np.ndarray,
+        suit_features: np.ndarray,
+        suit_labels: np.ndarray,
+    ) -> GlyphModel:
+        """The model of these examples (rows of reader features and their labels).
+
+        Rejects beyond ``REJECT_EXAMPLES`` are replaced by a random sample of that many.
+        """
+        rank_basis = Basis.fit(rank_features, RANK_DIMENSIONS)
+        suit_basis = Basis.fit(suit_features, SUIT_DIMENSIONS)
+        ranks = rank_basis.project(rank_features)
+        rejects = rank_labels == REJECT
+        if np.count_nonzero(rejects) > REJECT_EXAMPLES:
+            sample = sample_of(ranks[rejects], REJECT_EXAMPLES)
+            ranks = np.vstack([ranks[~rejects], sample])
+            rank_labels = np.concatenate(
+                [rank_labels[~rejects], np.full(len(sample), REJECT, rank_labels.dtype)]
+            )
+        return cls(
+            ranks,
+            rank_labels,
+            suit_basis.project(suit_features),
+            suit_labels,
+            rank_basis,
+            suit_basis,
+        )
 
     def read(self, candidates: Sequence[IndexCandidate]) -> list[IndexReading | None]:
         """One reading per candidate, or ``None`` where it is not an index."""
         if not candidates:
             return []
-        ranks = np.stack([c.rank_features for c in candidates])
+        ranks = self.rank_basis.project(np.stack([c.rank_features for c in candidates]))
         rank_names, rank_shares = self.rank_votes.shares(ranks)
         best_rank = rank_shares.argmax(axis=1)
         indices = [n for n, r in enumerate(best_rank) if rank_names[r] != REJECT]
         readings: list[IndexReading | None] = [None] * len(candidates)
         if not indices:
             return readings
-        suits = np.stack([candidates[n].suit_features for n in indices])
+        suits = self.suit_basis.project(np.stack([candidates[n].suit_features for n in indices]))
         suit_names, suit_shares = self.suit_votes.shares(suits)
         colour_fits = np.array(
             [[name in allowed_suits(candidates[n].redness) for name in suit_names] for n in indices]
@@ -101,13 +161,17 @@ class GlyphModel:
         return Neighbours(self.suit_features, self.suit_labels)
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the model as a compressed ``.npz`` (features as float16)."""
+        """Write the model as a compressed ``.npz`` (examples as float16)."""
         np.savez_compressed(
             path,
             rank_features=self.rank_features.astype(np.float16),
             rank_labels=self.rank_labels.astype("U2"),
             suit_features=self.suit_features.astype(np.float16),
             suit_labels=self.suit_labels.astype("U2"),
+            rank_mean=self.rank_basis.mean,
+            rank_axes=self.rank_basis.axes,
+            suit_mean=self.suit_basis.mean,
+            suit_axes=self.suit_basis.axes,
         )
 
     @classmethod
@@ -115,21 +179,36 @@ class GlyphModel:
         """Read a model written by :meth:`save`."""
         try:
             with np.load(path) as data:
+                if "rank_axes" not in data:
+                    raise GlyphModelError(
+                        f"{path}: glyph model made for another reader version (no feature "
+                        "axes); teach the deck again"
+                    )
                 model = cls(
                     data["rank_features"].astype(np.float32),
                     data["rank_labels"],
                     data["suit_features"].astype(np.float32),
                     data["suit_labels"],
+                    Basis(data["rank_mean"], data["rank_axes"]),
+                    Basis(data["suit_mean"], data["suit_axes"]),
                 )
+        except GlyphModelError:
+            raise
         except (OSError, KeyError, ValueError) as error:
             raise GlyphModelError(f"{path}: not a glyph model ({error})") from error
-        sizes = (model.rank_features.shape[1], model.suit_features.shape[1])
+        sizes = (model.rank_basis.axes.shape[0], model.suit_basis.axes.shape[0])
         if sizes != (RANK_FEATURES, SUIT_FEATURES):
             raise GlyphModelError(
                 f"{path}: glyph model made for another reader version (feature sizes {sizes}, "
                 f"expected {(RANK_FEATURES, SUIT_FEATURES)}); teach the deck again"
             )
         return model
+
+
+def sample_of(examples: np.ndarray, count: int) -> np.ndarray:
+    """``count`` of ``examples`` drawn at random (seeded: the same examples give the same)."""
+    chosen = np.random.default_rng(0).choice(len(examples), size=count, replace=False)
+    return examples[np.sort(chosen)]
 
 
 def allowed_suits(redness: float) -> frozenset[str]:

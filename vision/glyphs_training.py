@@ -30,7 +30,8 @@ from vision.index_reader import IndexCandidate, find_index_candidates
 INDEX_ZONES = (((0.0, 0.27), (0.0, 0.32), -1.0), ((0.73, 1.0), (0.68, 1.0), 1.0))
 #: Reject examples kept per positive example.
 REJECTS_PER_INDEX = 10
-#: Range of card heights (pixels) the examples are drawn at: index glyphs of about 6 to 35 px.
+#: Range of card heights (pixels) the examples are drawn at: index glyphs of about 6 to 35 px,
+#: drawn evenly on a log scale (as many examples from 70 to 140 px as from 210 to 420 px).
 CARD_PIXELS = (70, 420)
 CC0_RANKS = {"a": "A", "j": "J", "q": "Q", "k": "K"}
 FOUR_COLOUR_RANKS = {"T": "10"}
@@ -55,7 +56,7 @@ class ExampleSet:
 
     def model(self) -> GlyphModel:
         """The glyph model of these examples."""
-        return GlyphModel(
+        return GlyphModel.fit(
             np.stack(self.rank_features),
             np.array(self.rank_labels),
             np.stack(self.suit_features),
@@ -74,7 +75,7 @@ def draw_card(card_bgr: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarra
     Returns the scene and the homography from card pixels to scene pixels.
     """
     height, width = card_bgr.shape[:2]
-    card_px = rng.uniform(CARD_PIXELS[0], CARD_PIXELS[1])
+    card_px = float(np.exp(rng.uniform(*np.log(CARD_PIXELS))))
     scale = card_px / height
     angle = rng.uniform(0, 2 * np.pi)
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
@@ -196,7 +197,7 @@ def cc0_card_files(faces_dir: Path) -> Iterable[tuple[Path, str]]:
 
 
 def build_model(
-    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 3, seed: int = 4
+    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 12, seed: int = 4
 ) -> GlyphModel:
     """A glyph model from (upright card image, card name) pairs.
 
@@ -211,7 +212,7 @@ def build_model(
 
 
 def examples_per_card(
-    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 3, seed: int = 4
+    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 12, seed: int = 4
 ) -> dict[str, ExampleSet]:
     """The examples of each card separately, e.g. to teach all cards but one."""
     rng = np.random.default_rng(seed)

@@ -24,8 +24,8 @@ import numpy as np
 #: Rank glyph patch (width, height) and suit glyph patch size, in pixels.
 RANK_PATCH = (14, 20)
 SUIT_PATCH = (14, 14)
-#: Feature lengths: rank patch, aspect and two layout values; suit patch and aspect.
-RANK_FEATURES = RANK_PATCH[0] * RANK_PATCH[1] + 3
+#: Feature lengths: rank patch, aspect, two layout values and holes; suit patch and aspect.
+RANK_FEATURES = RANK_PATCH[0] * RANK_PATCH[1] + 4
 SUIT_FEATURES = SUIT_PATCH[0] * SUIT_PATCH[1] + 1
 #: Glyph height range in frame pixels that the reader looks for.
 GLYPH_PIXELS = (6, 90)
@@ -44,6 +44,11 @@ ASPECT_WEIGHT = 0.3
 #: Weight of the index layout (rank-to-suit distance and suit size, over rank height)
 #: appended to the rank features: an index has a typical layout, pips paired by chance not.
 GEOMETRY_WEIGHT = 1.0
+#: Weight of the rank glyph's number of holes (0 to 2: a 5 has none, a 6 one, an 8 two),
+#: which the blurred patch alone blurs away when a 5's bowl nearly closes.
+HOLE_WEIGHT = 0.4
+#: Smallest hole, as a share of the glyph's bounding box, that counts.
+HOLE_SHARE = 0.02
 #: Distance from rank centre to suit centre, in rank glyph sizes.
 PAIR_DISTANCE = (0.7, 1.4)
 #: Glyphs smaller than this (pixels) are read again from an area enlarged ``ENLARGE`` times.
@@ -108,6 +113,7 @@ class InkBlobs:
         self.sizes = sizes
         self._points: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._redness: dict[int, float] = {}
+        self._holes: dict[int, int] = {}
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -126,6 +132,18 @@ class InkBlobs:
             return self.points(members[0])
         parts = [self.points(member) for member in members]
         return np.concatenate([xs for xs, _ in parts]), np.concatenate([ys for _, ys in parts])
+
+    def holes(self, blob: int) -> int:
+        """How many holes (enclosed gaps of at least ``HOLE_SHARE`` of its box) the blob has."""
+        if blob not in self._holes:
+            x, y, w, h = self.boxes[blob]
+            gaps = np.pad(self.labels[y : y + h, x : x + w] != self.ids[blob], 1, constant_values=1)
+            count, _, stats, _ = cv2.connectedComponentsWithStats(
+                gaps.astype(np.uint8), connectivity=4
+            )
+            areas = stats[1:count, cv2.CC_STAT_AREA]
+            self._holes[blob] = int(np.count_nonzero(areas >= HOLE_SHARE * w * h)) - 1
+        return self._holes[blob]
 
     def redness(self, blob: int) -> float:
         """How much redder than grey the blob's ink is (about 0 for black, 60+ for red)."""
@@ -234,7 +252,7 @@ def find_index_candidates(
     readable = [c for c in candidates if c.suit_size >= GLYPH_PIXELS[0]]
     if not small:
         return readable
-    kept, fresh = closer_look(frame_bgr, readable, small, white_level)
+    kept, fresh = closer_look(frame_bgr, readable, spots_of(small), white_level)
     return [c for c, keep in zip(readable, kept, strict=True) if keep] + fresh
 
 
@@ -252,18 +270,27 @@ def first_look(
     return candidates_at_scale(frame_bgr, region, white_level, (TINY_SUIT, GLYPH_PIXELS[1]))
 
 
+#: Where small glyphs may be: (centre (x, y), glyph size) in frame pixels.
+Spot = tuple[tuple[float, float], float]
+
+
+def spots_of(candidates: Sequence[IndexCandidate]) -> list[Spot]:
+    """The spots (centre, glyph size) of candidate indices."""
+    return [(c.center, c.glyph_size) for c in candidates]
+
+
 def closer_look(
     frame_bgr: np.ndarray,
     candidates: Sequence[IndexCandidate],
-    small: Sequence[IndexCandidate],
+    spots: Sequence[Spot],
     white_level: float,
 ) -> tuple[list[bool], list[IndexCandidate]]:
-    """Read the areas around the ``small`` candidates enlarged ``ENLARGE`` times.
+    """Read the areas around ``spots`` of small glyphs enlarged ``ENLARGE`` times.
 
     Returns which of ``candidates`` to keep (those not replaced by the closer
     look) and the candidates found in the enlarged areas, in frame pixels.
     """
-    areas = small_glyph_areas(small, frame_bgr.shape[:2])
+    areas = small_glyph_areas(spots, frame_bgr.shape[:2])
     kept = [c.glyph_size >= SMALL_GLYPH or not within(c.center, areas) for c in candidates]
     fresh: list[IndexCandidate] = []
     for number, (x, y, width, height) in enumerate(areas, start=1):
@@ -281,16 +308,16 @@ def darkest_channel(frame_bgr: np.ndarray) -> np.ndarray:
 
 
 def small_glyph_areas(
-    small: Sequence[IndexCandidate], frame_shape: tuple[int, ...]
+    spots: Sequence[Spot], frame_shape: tuple[int, ...]
 ) -> list[tuple[int, int, int, int]]:
-    """Boxes (x, y, width, height) around small-glyph candidates, overlapping ones merged."""
+    """Boxes (x, y, width, height) around spots of small glyphs, overlapping ones merged."""
     height, width = frame_shape[:2]
     cell = 8
     mask = np.zeros((height // cell + 1, width // cell + 1), np.uint8)
-    for candidate in small:
-        reach = CLOSER_LOOK_REACH * candidate.glyph_size
-        x0, y0 = (max(0, int((v - reach) // cell)) for v in candidate.center)
-        x1, y1 = (int((v + reach) // cell) + 1 for v in candidate.center)
+    for centre, glyph_size in spots:
+        reach = CLOSER_LOOK_REACH * glyph_size
+        x0, y0 = (max(0, int((v - reach) // cell)) for v in centre)
+        x1, y1 = (int((v + reach) // cell) + 1 for v in centre)
         mask[y0:y1, x0:x1] = 1
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     return [
@@ -372,7 +399,10 @@ def candidates_at_scale(
             suit_heights / rank_heights,
         )
     )
-    ranks = np.hstack([ranks, layout.astype(np.float32)])
+    holes = HOLE_WEIGHT * np.array(
+        [min(2, sum(blobs.holes(m) for m in glyph)) for glyph in rank_glyphs], np.float32
+    )
+    ranks = np.hstack([ranks, layout.astype(np.float32), holes[:, None]])
     candidates: list[IndexCandidate] = []
     for n, (g, s) in enumerate(pairs):
         rank_centre, suit_centre = group_centres[g], blobs.centers[s]
