@@ -36,7 +36,11 @@ def _submasks(count: int) -> list[int]:
 
 
 def _bits(masks: list[int]) -> int:
-    return sum(1 << mask for mask in set(masks))
+    """The bitset with bit ``m`` set for each mask ``m``."""
+    bits = bytearray(max(masks, default=0) // 8 + 1)
+    for mask in masks:
+        bits[mask >> 3] |= 1 << (mask & 7)
+    return int.from_bytes(bits, "little")
 
 
 def reference_slots(board: Board, goal: int, rules: CombinationRules) -> set[frozenset[str]]:
@@ -63,9 +67,14 @@ def reference_slots(board: Board, goal: int, rules: CombinationRules) -> set[fro
     if not rules.allow_negative:
         needed = {n for n in needed if n >= 0}
     made = {n: _bits(buckets.get(n, [])) for n in needed}
+    bitsets: dict[int, int] = {}
 
     def join(v1: int, v2: int, n: int) -> None:
-        other, family = _bits(buckets[v2]), 0
+        if len(buckets[v1]) > len(buckets[v2]):
+            v1, v2 = v2, v1
+        if v2 not in bitsets:
+            bitsets[v2] = _bits(buckets[v2])
+        other, family = bitsets[v2], 0
         for mask in buckets[v1]:
             family |= (other & table[full ^ mask]) << mask
         made[n] |= family
@@ -101,8 +110,8 @@ def random_boards(count: int, seed: int) -> Iterator[tuple[Board, int, Combinati
         for spot in rng.sample(range(len(cards)), index % 6 // 2):
             cards[spot] = "JK"
         rules = CombinationRules(
-            ace_eleven=rng.random() < 0.2, allow_negative=rng.random() < 0.8,
-            single_card=rng.random() < 0.8,
+            ace_eleven=rng.random() < 0.2, aces_as_corners=rng.random() < 0.2,
+            allow_negative=rng.random() < 0.8, single_card=rng.random() < 0.8,
         )
         spots = (*cards[9:], *[None] * (4 - corners))
         dice = (rng.randint(1, 6), rng.randint(1, 6))
@@ -111,7 +120,7 @@ def random_boards(count: int, seed: int) -> Iterator[tuple[Board, int, Combinati
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_solver_lists_what_the_first_algorithm_listed(seed: int) -> None:
-    for board, goal, rules in random_boards(60, seed):
+    for board, goal, rules in random_boards(50, seed):
         expected = reference_slots(board, goal, rules)
         found = solve(board, goal, rules)
         assert {c.slots for c in found} == expected, (board, goal, rules)
