@@ -547,38 +547,40 @@ class _Search:
             1 << i for i, item in enumerate(self.items) if len(item.values) > 1 and 1 in item.values
         ]
         buckets = self._buckets(ones, may_be_one)
-        made = {n: buckets.bitset(buckets.index[n]) for n in needed if n in buckets.index}
+        made = {n: 0 for n in needed}
+        made.update((n, buckets.bitset(buckets.index[n])) for n in needed if n in buckets.index)
         disjoint = self.disjoint
         table = _complements(len(self.items)) if len(self.items) <= TABLE_LIMIT else None
-        relevant = self._relevant()
         flags: dict[int, bytes | None] = {disjoint(0): None}
-        for family in relevant.values():
+        restrictions: dict[int, tuple[bytes | None, int]] = {}
+        for n, family in self._relevant().items():
             if family not in flags:
                 octets = family.to_bytes(((1 << len(self.items)) + 7) // 8, "little")
                 bits = np.unpackbits(np.frombuffer(octets, np.uint8), bitorder="little")
                 flags[family] = bits.tobytes()
+            restrictions[n] = (flags[family], family)
+        sizes, members_of, bitset_of = buckets.sizes, buckets.members, buckets.bitset
 
         def join(pairs: list[tuple[int, int, int]]) -> None:
-            sizes = buckets.sizes
             for k1, k2, n in pairs:
                 small, large = (k1, k2) if sizes[k1] <= sizes[k2] else (k2, k1)
-                other, family, keep = buckets.bitset(large), 0, flags[relevant[n]]
+                keep, relevant = restrictions[n]
+                other, family, members = bitset_of(large), 0, members_of(small)
                 if table is None:
-                    members = buckets.members(small)
                     if keep is not None:
-                        other &= relevant[n]
+                        other &= relevant
                         members = [mask for mask in members if keep[mask]]
                     for mask in members:
                         family |= (other & disjoint(mask)) << mask
                 elif keep is None:  # the same with the table, without a call per mask
-                    for mask in buckets.members(small):
+                    for mask in members:
                         family |= (other & table[mask]) << mask
                 else:
-                    other &= relevant[n]
-                    for mask in buckets.members(small):
+                    other &= relevant
+                    for mask in members:
                         if keep[mask]:
                             family |= (other & table[mask]) << mask
-                made[n] = made.get(n, 0) | family
+                made[n] |= family
 
         stages = [[self.target], sorted(needed - {self.target})] if first_only else [needed]
         for targets in stages:
@@ -604,7 +606,7 @@ class _Search:
 
     def _with_ones(self, made: dict[int, int], ones: list[int]) -> dict[int, int]:
         """``made`` with any of the cards worth 1 added to every mask."""
-        made = dict(made)
+        made = {n: family for n, family in made.items() if family}
         for one in ones:
             without = self.disjoint(one)
             for n, family in made.items():
