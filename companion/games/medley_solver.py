@@ -356,7 +356,8 @@ def _members(bitset: int) -> np.ndarray:
 
 class _Buckets:
     """Masks grouped by the value of their product, values in increasing order: the
-    masks of bucket ``k`` make ``values[k]`` (a mask with a joker is in up to ten)."""
+    masks of bucket ``k`` make ``values[k]`` (a mask with a joker is in one bucket for
+    each value it can take)."""
 
     def __init__(self, values: np.ndarray, masks: np.ndarray, count: int) -> None:
         if values.max() < 1 << (62 - count):  # sorting one key is faster than argsort
