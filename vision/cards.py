@@ -116,14 +116,17 @@ class CardRecognizer:
         candidates = first_look(frame_bgr, region, white_level)
         readable = [c for c in candidates if c.suit_size >= GLYPH_PIXELS[0]]
         reads = self.confident_reads(readable)
-        small = [c for c in candidates if c.glyph_size < SMALL_GLYPH and not dwarfed(c, reads)]
+        small = [c for c in candidates if c.glyph_size < SMALL_GLYPH]
+        small = [c for c, tiny in zip(small, dwarfed(small, reads), strict=True) if not tiny]
         spots = spots_of(small) + small_card_corners(outlines)
         if spots:
             kept, fresh = closer_look(frame_bgr, readable, spots, white_level)
             replaced = {id(c) for c, keep in zip(readable, kept, strict=True) if not keep}
             reads = [r for r in reads if id(r.candidate) not in replaced]
             reads += self.confident_reads(fresh)
-        return exclusive_reads(reads)
+        reads = exclusive_reads(reads)
+        tiny = dwarfed([r.candidate for r in reads], reads)
+        return [r for r, fragment in zip(reads, tiny, strict=True) if not fragment]
 
     def confident_reads(self, candidates: Sequence[IndexCandidate]) -> list[IndexRead]:
         """The model's reads of ``candidates`` at ``MIN_CONFIDENCE`` or above."""
@@ -224,14 +227,22 @@ def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:
     return spots
 
 
-def dwarfed(candidate: IndexCandidate, reads: Sequence[IndexRead]) -> bool:
-    """Whether ``candidate`` is much smaller than an index read within a card height of it."""
-    return any(
-        candidate.glyph_size < DWARFED * read.candidate.glyph_size
-        and float(np.hypot(*np.subtract(candidate.center, read.candidate.center)))
-        < CARD_PER_GLYPH * read.candidate.glyph_size
-        for read in reads
-    )
+def dwarfed(candidates: Sequence[IndexCandidate], reads: Sequence[IndexRead]) -> list[bool]:
+    """For each candidate, whether it is much smaller (``DWARFED``) than the indices read
+    within a card height of it (their median size, so one misread does not decide): then it
+    is a fragment, as cards that close lie at the same distance from the camera."""
+    if not candidates or not reads:
+        return [False] * len(candidates)
+    centres = np.array([c.center for c in candidates])
+    sizes = np.array([c.glyph_size for c in candidates])
+    read_centres = np.array([r.candidate.center for r in reads])
+    read_sizes = np.array([r.candidate.glyph_size for r in reads])
+    distances = np.linalg.norm(centres[:, None, :] - read_centres[None, :, :], axis=2)
+    near = distances < CARD_PER_GLYPH * read_sizes[None, :]
+    tiny: list[bool] = []
+    for size, neighbours in zip(sizes, near, strict=True):
+        tiny.append(bool(neighbours.any() and size < DWARFED * np.median(read_sizes[neighbours])))
+    return tiny
 
 
 def once_per_name(cards: Sequence[CardObservation]) -> list[CardObservation]:

@@ -36,6 +36,9 @@ RED_INK = 35.0
 BLACK_INK = 18.0
 COLOURED_INK = -25.0
 NEIGHBOURS = 5
+#: The most a single read is trusted even when every neighbour agrees, so that a card
+#: whose two corners agree outranks a lone read (e.g. a "7" in a king's picture).
+ONE_READ_TRUST = 0.99
 #: Principal axes kept for rank and for suit features (the patches are blurred, so a few
 #: dozen numbers keep the neighbours while the vote costs a fraction).
 RANK_DIMENSIONS = 48
@@ -146,7 +149,7 @@ class GlyphModel:
         for row, n in enumerate(indices):
             r, s = best_rank[n], int(suit_shares[row].argmax())
             if suit_shares[row, s] > 0:
-                confidence = float(rank_shares[n, r] * suit_shares[row, s])
+                confidence = float(ONE_READ_TRUST * rank_shares[n, r] * suit_shares[row, s])
                 readings[n] = IndexReading(str(rank_names[r]), str(suit_names[s]), confidence)
         return readings
 
