@@ -137,11 +137,10 @@ class InkBlobs:
         """How many holes (enclosed gaps of at least ``HOLE_SHARE`` of its box) the blob has."""
         if blob not in self._holes:
             x, y, w, h = self.boxes[blob]
-            gaps = np.pad(self.labels[y : y + h, x : x + w] != self.ids[blob], 1, constant_values=1)
-            count, _, stats, _ = cv2.connectedComponentsWithStats(
-                gaps.astype(np.uint8), connectivity=4
-            )
-            areas = stats[1:count, cv2.CC_STAT_AREA]
+            gaps = (self.labels[y : y + h, x : x + w] != self.ids[blob]).astype(np.uint8)
+            gaps = cv2.copyMakeBorder(gaps, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
+            _, parts = cv2.connectedComponents(gaps, connectivity=4)
+            areas = np.bincount(parts.ravel())[1:]
             self._holes[blob] = int(np.count_nonzero(areas >= HOLE_SHARE * w * h)) - 1
         return self._holes[blob]
 
@@ -155,9 +154,12 @@ class InkBlobs:
         return self._redness[blob]
 
 
-def card_white_level(darkest: np.ndarray) -> float:
-    """The grey level above which a pixel of the darkest-channel image counts as card white."""
-    small = darkest[::4, ::4]
+def card_white_level(darkest: np.ndarray, step: int = 4) -> float:
+    """The grey level above which a pixel of the darkest-channel image counts as card white.
+
+    It is measured on every ``step``-th pixel each way.
+    """
+    small = darkest[::step, ::step]
     level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return max(float(level), 100.0)
 
@@ -259,7 +261,8 @@ def find_index_candidates(
 def region_white_level(frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None) -> float:
     """:func:`card_white_level` of ``region`` (x, y, width, height) or the whole frame."""
     x, y, width, height = region or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
-    return card_white_level(darkest_channel(frame_bgr[y : y + height, x : x + width]))
+    sample = np.ascontiguousarray(frame_bgr[y : y + height : 4, x : x + width : 4])
+    return card_white_level(darkest_channel(sample), step=1)
 
 
 def first_look(
