@@ -112,7 +112,6 @@ class InkBlobs:
         self.centers = centers
         self.sizes = sizes
         self._points: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._redness: dict[int, float] = {}
         self._holes: dict[int, int] = {}
 
     def __len__(self) -> int:
@@ -144,14 +143,16 @@ class InkBlobs:
             self._holes[blob] = int(np.count_nonzero(areas >= HOLE_SHARE * w * h)) - 1
         return self._holes[blob]
 
-    def redness(self, blob: int) -> float:
-        """How much redder than grey the blob's ink is (about 0 for black, 60+ for red)."""
-        if blob not in self._redness:
-            xs, ys = self.points(blob)
-            pixels = self.region_bgr[ys, xs].astype(np.int32)
-            redness = pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])
-            self._redness[blob] = float(redness.mean())
-        return self._redness[blob]
+    def redness(self, blobs: Sequence[int]) -> np.ndarray:
+        """How much redder than grey each blob's ink is (about 0 for black, 60+ for red)."""
+        point_sets = [self.points(blob) for blob in blobs]
+        counts = np.array([len(xs) for xs, _ in point_sets])
+        xs = np.concatenate([xs for xs, _ in point_sets])
+        ys = np.concatenate([ys for _, ys in point_sets])
+        pixels = self.region_bgr[ys, xs].astype(np.int32)
+        redness = pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        return np.asarray(np.add.reduceat(redness, starts) / counts, dtype=np.float64)
 
 
 def card_white_level(darkest: np.ndarray, step: int = 4) -> float:
@@ -386,7 +387,8 @@ def candidates_at_scale(
         & (distance < PAIR_DISTANCE[1] * group_sizes[:, None])
         & ((blobs.sizes[None, :] >= GLYPH_PIXELS[0]) | (group_sizes[:, None] < SMALL_GLYPH))
     )
-    pairs = [(g, s) for g, s in zip(*np.nonzero(paired), strict=True) if s not in groups[g]]
+    rows, columns = (axis.tolist() for axis in np.nonzero(paired))
+    pairs = [(g, s) for g, s in zip(rows, columns, strict=True) if s not in groups[g]]
     if not pairs:
         return []
     rank_index = np.array([g for g, _ in pairs])
@@ -406,21 +408,26 @@ def candidates_at_scale(
         [min(2, sum(blobs.holes(m) for m in glyph)) for glyph in rank_glyphs], np.float32
     )
     ranks = np.hstack([ranks, layout.astype(np.float32), holes[:, None]])
+    redness = blobs.redness(suit_index.tolist()).tolist()
+    ups = (-downs).tolist()
+    centres, sizes, ids = blobs.centers.tolist(), blobs.sizes.tolist(), blobs.ids.tolist()
+    group_list, group_size_list = group_centres.tolist(), group_sizes.tolist()
     candidates: list[IndexCandidate] = []
     for n, (g, s) in enumerate(pairs):
-        rank_centre, suit_centre = group_centres[g], blobs.centers[s]
+        rank_x, rank_y = group_list[g]
+        suit_x, suit_y = centres[s]
         candidates.append(
             IndexCandidate(
-                rank_center=(float(rank_centre[0]), float(rank_centre[1])),
-                suit_center=(float(suit_centre[0]), float(suit_centre[1])),
-                up=(float(-downs[n, 0]), float(-downs[n, 1])),
-                glyph_size=float(group_sizes[g]),
-                suit_size=float(blobs.sizes[s]),
+                rank_center=(rank_x, rank_y),
+                suit_center=(suit_x, suit_y),
+                up=(ups[n][0], ups[n][1]),
+                glyph_size=group_size_list[g],
+                suit_size=sizes[s],
                 rank_features=ranks[n],
                 suit_features=suits[n],
-                redness=blobs.redness(int(s)),
-                rank_blobs=tuple(int(blobs.ids[m]) for m in groups[g]),
-                suit_blob=int(blobs.ids[s]),
+                redness=redness[n],
+                rank_blobs=tuple(ids[m] for m in groups[g]),
+                suit_blob=ids[s],
             )
         )
     return candidates
@@ -450,7 +457,8 @@ def upright_glyphs(
     glyphs are handled in two batches: those smaller than the patch are splatted
     2 x 2 points per pixel, larger ones one point per pixel (see :func:`splat_glyphs`).
     """
-    small = np.array([blobs.sizes[list(m)].max() < patch[1] for m in members_list])
+    sizes = blobs.sizes.tolist()
+    small = np.array([max(sizes[m] for m in members) < patch[1] for members in members_list])
     features = np.empty((len(members_list), patch[0] * patch[1] + 1), np.float32)
     heights = np.empty(len(members_list))
     for chosen, subpixels in ((small, SUBPIXELS), (~small, np.zeros((1, 2)))):

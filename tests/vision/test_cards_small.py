@@ -1,0 +1,87 @@
+"""Small glyphs (camera far from the table), glyph holes, fragments, and the model file format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import CardRecognizer, small_card_corners
+from vision.glyphs import GlyphModel
+from vision.index_reader import SMALL_GLYPH, find_ink_blobs
+
+FACES = Path("cards") / "faces-cc0"
+
+
+def card_on_table(shared_data: Path, name: str, card_height: float, angle: float) -> np.ndarray:
+    """A CC0 face ``card_height`` pixels tall, turned by ``angle``, on a 1280x720 green cloth."""
+    card = cv2.imread(str(shared_data / FACES / name), cv2.IMREAD_UNCHANGED)
+    scale = card_height / card.shape[0]
+    turn = cv2.getRotationMatrix2D((card.shape[1] / 2, card.shape[0] / 2), angle, scale)
+    turn[:, 2] += (640 - card.shape[1] / 2, 360 - card.shape[0] / 2)
+    colour = cv2.warpAffine(card[:, :, :3], turn, (1280, 720), flags=cv2.INTER_AREA)
+    alpha = cv2.warpAffine(card[:, :, 3], turn, (1280, 720)).astype(np.float32)[:, :, None] / 255
+    table = np.zeros((720, 1280, 3), np.float32)
+    table[:] = (40, 110, 50)
+    scene = table * (1 - alpha) + colour.astype(np.float32) * alpha
+    return np.clip(cv2.GaussianBlur(scene, (0, 0), 0.6), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("angle", [180.0, 63.0])
+@pytest.mark.parametrize(
+    ("name", "card"), [("Ck.png", "Kc"), ("D10.png", "10d"), ("four-colour/8C.png", "8c")]
+)
+def test_a_card_far_from_the_camera_is_read_from_enlarged_corners(
+    shared_data: Path, name: str, card: str, angle: float
+) -> None:
+    # 110 px tall: a camera about 60 cm above the table at 1280x720; index glyphs ~9 px.
+    frame = card_on_table(shared_data, name, 110, angle)
+    assert [seen.card for seen in CardRecognizer().recognize(frame)] == [card]
+
+
+def test_only_small_whole_cards_get_a_look_at_their_corners() -> None:
+    small = ((100.0, 100.0), (160.0, 100.0), (160.0, 190.0), (100.0, 190.0))
+    spots = small_card_corners([small])
+    assert len(spots) == 4
+    for (x, y), glyph in spots:
+        assert glyph == pytest.approx(90 / 11.5)
+        assert 100 < x < 160 and 100 < y < 190
+        assert min(abs(x - 100), abs(x - 160)) < 10 and min(abs(y - 100), abs(y - 190)) < 15
+    large = ((300.0, 300.0), (480.0, 300.0), (480.0, 570.0), (300.0, 570.0))
+    assert SMALL_GLYPH <= 270 / 11.5
+    assert small_card_corners([large]) == []
+
+
+def test_glyph_holes_tell_a_five_from_a_six_and_an_eight() -> None:
+    page = np.full((80, 200, 3), 255, np.uint8)  # index-sized glyphs, about 21 px tall
+    for n, text in enumerate("568"):
+        cv2.putText(page, text, (20 + 50 * n, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 3)
+    blobs = find_ink_blobs(page)
+    order = np.argsort(blobs.centers[:, 0])
+    assert [blobs.holes(int(blob)) for blob in order] == [0, 1, 2]
+
+
+def test_a_fragment_much_smaller_than_the_indices_around_it_is_not_reported(
+    shared_data: Path,
+) -> None:
+    # Deal 1: in the king of clubs' picture a 9 px pair of strokes looks like an ace.
+    photo = cv2.imread(str(shared_data / "cards" / "photos-deals" / "deal1-md-sq.jpg"))
+    reads = CardRecognizer().read_indices(photo)
+    near = [r for r in reads if abs(r.candidate.center[0] - 81) < 25]
+    near = [r for r in near if abs(r.candidate.center[1] - 863) < 25]
+    assert near == []
+    assert {"Kc", "Qc"} <= {r.card for r in reads}
+
+
+def test_saved_model_reads_the_same(tmp_path: Path, shared_data: Path) -> None:
+    photo = cv2.imread(str(shared_data / "cards" / "photos-single" / "Qh.jpg"))
+    shipped = GlyphModel.load()
+    shipped.save(tmp_path / "copy.npz")
+    again = GlyphModel.load(tmp_path / "copy.npz")
+    assert np.array_equal(again.rank_basis.axes, shipped.rank_basis.axes)
+    first = [(seen.card, seen.index) for seen in CardRecognizer(shipped).recognize(photo)]
+    second = [(seen.card, seen.index) for seen in CardRecognizer(again).recognize(photo)]
+    assert first == second
+    assert [card for card, _ in first] == ["Qh"]
