@@ -19,12 +19,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, reduce
 from itertools import pairwise
 from itertools import product as cartesian
 from math import prod
+from operator import or_
 
 import numpy as np
 
@@ -360,11 +361,11 @@ class _Buckets:
     each value it can take)."""
 
     def __init__(self, values: np.ndarray, masks: np.ndarray, count: int) -> None:
-        if values.max() < 1 << (62 - count):  # sorting one key is faster than argsort
+        if values.max() < 1 << (62 - count):  # sorting one key is faster than a lexsort
             keys = np.sort(values << count | masks)
             values, self._masks = keys >> count, keys & ((1 << count) - 1)
         else:
-            order = np.argsort(values)
+            order = np.lexsort((masks, values))
             values, self._masks = values[order], masks[order]
         start = np.flatnonzero(np.diff(values, prepend=0))
         self.values = values[start]
@@ -375,6 +376,19 @@ class _Buckets:
         self._count = count
         self._members: dict[int, list[int]] = {}
         self._bitsets: dict[int, int] = {}
+        self._octets = self._all_octets(start) if count <= TABLE_LIMIT else None
+
+    def _all_octets(self, start: np.ndarray) -> np.ndarray:
+        """Every bucket's bitset as bytes, one row per bucket, in one pass: the masks of a
+        bucket are in increasing order, so those sharing a byte are neighbours."""
+        width = max((1 << self._count) // 8, 1)
+        rows = np.repeat(np.arange(len(start)), self.sizes)
+        places = rows * width + (self._masks >> 3)
+        firsts = np.flatnonzero(np.diff(places, prepend=-1))
+        bits = np.left_shift(1, self._masks & 7).astype(np.uint8)
+        octets = np.zeros((len(start), width), dtype=np.uint8)
+        octets.ravel()[places[firsts]] = np.bitwise_or.reduceat(bits, firsts)
+        return octets
 
     def members(self, k: int) -> list[int]:
         """The masks making the ``k``-th value."""
@@ -386,10 +400,10 @@ class _Buckets:
     def bitset(self, k: int) -> int:
         """The bitset of the masks making the ``k``-th value."""
         if k not in self._bitsets:
-            start, end = self.bounds[k]
-            if end - start < 64:
-                self._bitsets[k] = _bitset(self.members(k))
+            if self._octets is not None:
+                self._bitsets[k] = int.from_bytes(self._octets[k].tobytes(), "little")
             else:
+                start, end = self.bounds[k]
                 bits = np.zeros(max(1 << self._count, 8), dtype=np.bool_)
                 bits[self._masks[start:end]] = True
                 octets = np.packbits(bits, bitorder="little").tobytes()
@@ -553,23 +567,30 @@ class _Search:
         disjoint = self.disjoint
         table = _complements(len(self.items)) if len(self.items) <= TABLE_LIMIT else None
         flags: dict[int, bytes | None] = {disjoint(0): None}
-        restrictions: dict[int, tuple[bytes | None, int]] = {}
-        for n, family in self._relevant().items():
+        relevant = self._relevant()
+
+        def restriction(family: int) -> tuple[bytes | None, int]:
+            """Which masks to walk (None: all of them) and which to join them with."""
             if family not in flags:
                 octets = family.to_bytes(((1 << len(self.items)) + 7) // 8, "little")
                 bits = np.unpackbits(np.frombuffer(octets, np.uint8), bitorder="little")
                 flags[family] = bits.tobytes()
-            restrictions[n] = (flags[family], family)
+            return flags[family], family
+
+        restrictions = {n: restriction(family) for n, family in relevant.items()}
         sizes, members_of, bitset_of = buckets.sizes, buckets.members, buckets.bitset
 
-        def join(pairs: list[tuple[int, int, int]]) -> None:
-            for k1, k2, n in pairs:
+        def join(pairs: Iterable[tuple[int, int, tuple[int, ...]]]) -> None:
+            for k1, k2, targets in pairs:
                 small, large = (k1, k2) if sizes[k1] <= sizes[k2] else (k2, k1)
-                keep, relevant = restrictions[n]
+                if len(targets) == 1:
+                    keep, family_of_all = restrictions[targets[0]]
+                else:
+                    keep, family_of_all = restriction(reduce(or_, (relevant[n] for n in targets)))
                 other, family, members = bitset_of(large), 0, members_of(small)
                 if table is None:
                     if keep is not None:
-                        other &= relevant
+                        other &= family_of_all
                         members = [mask for mask in members if keep[mask]]
                     for mask in members:
                         family |= (other & disjoint(mask)) << mask
@@ -577,21 +598,28 @@ class _Search:
                     for mask in members:
                         family |= (other & table[mask]) << mask
                 else:
-                    other &= relevant
+                    other &= family_of_all
                     for mask in members:
                         if keep[mask]:
                             family |= (other & table[mask]) << mask
-                made[n] |= family
+                for n in targets:
+                    made[n] |= family
 
         stages = [[self.target], sorted(needed - {self.target})] if first_only else [needed]
         for targets in stages:
             if targets:
-                join(buckets.sums(np.array(sorted(targets), dtype=np.int64)))
+                sums = buckets.sums(np.array(sorted(targets), dtype=np.int64))
+                join((k1, k2, (n,)) for k1, k2, n in sums)
             yield self._with_ones(made, ones + may_be_one)
         low = min(needed) if self.rules.allow_negative else max(min(needed), 0)
         differences = [n for n in sorted(needed) if n >= low]
         if differences:
-            join(buckets.differences(np.array(differences, dtype=np.int64)))
+            # P1 - P2 = n and P2 - P1 = -n join the same two buckets: once for both
+            both: dict[tuple[int, int, int], tuple[int, ...]] = {}
+            for k1, k2, n in buckets.differences(np.array(differences, dtype=np.int64)):
+                key = (k1, k2, n) if n >= 0 else (k2, k1, -n)
+                both[key] = (*both.get(key, ()), n)
+            join((k1, k2, targets) for (k1, k2, _), targets in both.items())
             yield self._with_ones(made, ones + may_be_one)
 
     def _relevant(self) -> dict[int, int]:
