@@ -45,7 +45,7 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.base import option
+from companion.games.base import option, solo_start
 from companion.games.medley_claims import resolve_claim
 from companion.games.medley_solver import (
     Board,
@@ -230,19 +230,14 @@ class MedleyRules:
 
     def start(self, event: Event) -> MedleyState:
         """A fresh game: the whole pile unseen, an empty grid, the dice not yet rolled."""
-        players = event.data.get("players")
-        if not isinstance(players, list) or len(players) != 1 or not isinstance(players[0], str):
-            raise IllegalMove(f"medley has exactly one player, not {players!r}")
-        options = event.data.get("options", {})
-        if not isinstance(options, dict):
-            raise IllegalMove(f"'options' must be an object, not {options!r}")
+        player, options = solo_start(event, self.name)
         deck = _read_deck(event.data.get("deck", list(FULL_DECK)))
         chosen = MedleyOptions.read(options, len(deck))
         countdown = (
             Countdown(event.t, chosen.time_limit, chosen.warnings) if chosen.time_limit else None
         )
         return MedleyState(
-            player=players[0],
+            player=player,
             options=chosen,
             deck=deck,
             unseen=tuple(sorted(deck)),
