@@ -54,6 +54,9 @@ JOKER_SIZE = (36, 52)
 JOKER_MATCH = 0.5
 #: Smallest share of blank face a joker has (card backs are patterned all over).
 JOKER_WHITE = 0.55
+#: A whole card with less blank face than this is a back (the CC0 backs have about 0.4,
+#: court cards 0.6, number cards 0.8): what looks like an index on it is pattern.
+BACK_WHITE = 0.5
 #: Blur (pixels at ``JOKER_SIZE``) so line drawings still match after a slight misfit.
 JOKER_BLUR = 1.5
 JOKER = "JK"
@@ -179,6 +182,8 @@ class CardRecognizer:
         (``outlines``: the frame's card outlines if already found)."""
         if outlines is None:
             outlines = find_card_outlines(frame_bgr)
+        backs = [quad for quad in outlines if white_share(card_image(frame_bgr, quad)) < BACK_WHITE]
+        reads = [r for r in reads if not any(inside_quad(r.candidate.center, q) for q in backs)]
         cards = one_per_outline(merge_corners(reads), outlines)
         if self.one_deck:
             cards = once_per_name(cards)
@@ -550,6 +555,11 @@ class CardTracker:
         self.reference = np.where(area > 0, thumbnail, reference)
         self.cards = self.recognizer.cards_from(frame_bgr, self.reads)
         return self.cards
+
+
+def inside_quad(point: tuple[float, float], quad: Quad) -> bool:
+    """Whether ``point`` lies inside the outline ``quad``."""
+    return cv2.pointPolygonTest(np.array(quad, np.float32), point, False) >= 0
 
 
 def inside(point: tuple[float, float], region: tuple[int, int, int, int]) -> bool:

@@ -197,7 +197,7 @@ def cc0_card_files(faces_dir: Path) -> Iterable[tuple[Path, str]]:
 
 
 def build_model(
-    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 12, seed: int = 4
+    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 20, seed: int = 4
 ) -> GlyphModel:
     """A glyph model from (upright card image, card name) pairs.
 
@@ -212,7 +212,7 @@ def build_model(
 
 
 def examples_per_card(
-    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 12, seed: int = 4
+    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 20, seed: int = 4
 ) -> dict[str, ExampleSet]:
     """The examples of each card separately, e.g. to teach all cards but one."""
     rng = np.random.default_rng(seed)

@@ -56,6 +56,9 @@ SMALL_GLYPH = 14
 ENLARGE = 3
 #: Blob sizes looked for in an enlarged area: the small glyphs only (the rest were read).
 ENLARGED_SIZES = (GLYPH_PIXELS[0], int(1.3 * SMALL_GLYPH * ENLARGE))
+#: Ink window in an enlarged area, wider so enlarged pips (up to about 30 px) stay solid
+#: (with the frame's 25 px window a 3x enlarged pip broke into pieces).
+ENLARGED_INK_BLOCK = 37
 #: The enlarged area reaches this many glyph sizes each way from a small candidate.
 CLOSER_LOOK_REACH = 2.5
 #: Fraction of the ring around a glyph that must be card white.
@@ -170,12 +173,14 @@ def find_ink_blobs(
     region: tuple[int, int, int, int] | None = None,
     white_level: float | None = None,
     sizes: tuple[int, int] = GLYPH_PIXELS,
+    block: int = INK_BLOCK,
 ) -> InkBlobs:
     """Glyph-sized ink blobs ringed by card white.
 
     ``region`` (x, y, width, height) restricts the search to part of the frame;
     ``white_level`` (see :func:`card_white_level`) is then best taken from the
-    whole frame. Blobs ``sizes`` (shortest, longest) pixels long are kept.
+    whole frame. Blobs ``sizes`` (shortest, longest) pixels long are kept; ink is
+    what is darker than the mean of the ``block`` pixels square around it.
     """
     ox, oy = 0, 0
     if region is not None:
@@ -185,7 +190,7 @@ def find_ink_blobs(
     level = card_white_level(darkest) if white_level is None else white_level
     white = (darkest > level).astype(np.uint8)
     ink = cv2.adaptiveThreshold(
-        darkest, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, INK_BLOCK, INK_CONTRAST
+        darkest, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, INK_CONTRAST
     )
     near_white = cv2.boxFilter(white, cv2.CV_8U, (15, 15), normalize=False) > 60
     ink = cv2.bitwise_and(ink, near_white.astype(np.uint8))
@@ -300,7 +305,8 @@ def closer_look(
     for number, (x, y, width, height) in enumerate(areas, start=1):
         crop = frame_bgr[y : y + height, x : x + width]
         enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
-        for candidate in candidates_at_scale(enlarged, None, white_level, ENLARGED_SIZES):
+        found = candidates_at_scale(enlarged, None, white_level, ENLARGED_SIZES, ENLARGED_INK_BLOCK)
+        for candidate in found:
             fresh.append(shrunk(candidate, (x, y), number))
     return kept, fresh
 
@@ -362,14 +368,16 @@ def candidates_at_scale(
     region: tuple[int, int, int, int] | None,
     white_level: float,
     sizes: tuple[int, int] = GLYPH_PIXELS,
+    block: int = INK_BLOCK,
 ) -> list[IndexCandidate]:
     """:func:`find_index_candidates` without the second look at small glyphs.
 
-    Ink blobs ``sizes`` (shortest, longest) pixels long are considered; ranks
-    under ``GLYPH_PIXELS[0]`` are not, and suits under it only next to ranks
-    under ``SMALL_GLYPH`` pixels (see ``TINY_SUIT``).
+    Ink blobs ``sizes`` (shortest, longest) pixels long are considered (ink as
+    :func:`find_ink_blobs` finds it with ``block``); ranks under
+    ``GLYPH_PIXELS[0]`` are not, and suits under it only next to ranks under
+    ``SMALL_GLYPH`` pixels (see ``TINY_SUIT``).
     """
-    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes)
+    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes, block)
     if len(blobs) < 2:
         return []
     rank_sized = np.nonzero(blobs.sizes >= GLYPH_PIXELS[0])[0]

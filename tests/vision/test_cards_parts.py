@@ -57,8 +57,9 @@ def test_jokers_are_named_jk(shared_data: Path, name: str, angle: float) -> None
 
 
 @pytest.mark.parametrize("name", ["B1.png", "B2.png"])
-def test_card_backs_are_not_cards(shared_data: Path, name: str) -> None:
-    frame = place_card(face(shared_data, name), angle=20, scale=0.8)
+@pytest.mark.parametrize(("angle", "scale"), [(20, 0.8), (20, 0.5), (90, 1.2), (0, 1.2)])
+def test_card_backs_are_not_cards(shared_data: Path, name: str, angle: int, scale: float) -> None:
+    frame = place_card(face(shared_data, name), angle=angle, scale=scale)
     assert CardRecognizer().recognize(frame) == []
 
 
