@@ -33,7 +33,8 @@ from vision.observations import CardObservation
 
 CARDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
 INDEX_TOLERANCE = 40.0
-TAUGHT_VARIANTS = 8
+#: Drawings per taught photo: as many as the shipped model draws per face.
+TAUGHT_VARIANTS = 20
 
 
 @dataclass(frozen=True)
