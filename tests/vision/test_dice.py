@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from benchmarks.bench_dice import Score, labels_for, score_photo
 from companion.cli import main
 from vision.dice import DiceSettings, find_dice
 from vision.observations import DieObservation
@@ -18,52 +17,6 @@ from vision.observations import DieObservation
 # The benchmark goal is 98 %; the test guards against regressions a little below it.
 MIN_RIGHT = 0.95
 MAX_SPURIOUS = 0.03  # spurious dice per labelled die
-
-
-@dataclass(frozen=True)
-class Labelled:
-    value: int
-    x: float
-    y: float
-    size: float
-
-
-@dataclass
-class Score:
-    labelled: int = 0
-    right: int = 0
-    spurious: int = 0
-
-
-def labels_for(photo: Path) -> list[Labelled]:
-    """YOLO boxes in pixels (``class cx cy w h``, class 0 = one pip), less the known stray
-    box labelled 1 over empty table in five_1.txt."""
-    dice = []
-    for line in photo.with_suffix(".txt").read_text().split("\n"):
-        if line.strip():
-            klass, cx, cy, w, h = (float(part) for part in line.split())
-            if photo.stem == "five_1" and klass == 0:
-                continue
-            dice.append(Labelled(int(klass) + 1, cx * 640, cy * 480, max(w * 640, h * 480)))
-    return dice
-
-
-def score_photo(found: list[DieObservation], labelled: list[Labelled], score: Score) -> None:
-    """Each label takes the nearest unused die within its box size (25 px at least)."""
-    used: set[int] = set()
-    for die in labelled:
-        score.labelled += 1
-        near = [
-            (math.hypot(seen.center[0] - die.x, seen.center[1] - die.y), index)
-            for index, seen in enumerate(found)
-            if index not in used
-        ]
-        near = [(distance, index) for distance, index in near if distance < max(die.size, 25)]
-        if near:
-            index = min(near)[1]
-            used.add(index)
-            score.right += found[index].value == die.value
-    score.spurious += len(found) - len(used)
 
 
 @pytest.fixture(scope="module")
