@@ -36,7 +36,10 @@ def read_image(path: str | os.PathLike[str]) -> np.ndarray:
 def write_image(path: str | os.PathLike[str], image: np.ndarray) -> None:
     """Write ``image`` to ``path``; the file extension picks the format."""
     suffix = Path(path).suffix or ".png"
-    ok, encoded = cv2.imencode(suffix, image)
+    try:
+        ok, encoded = cv2.imencode(suffix, image)
+    except cv2.error:
+        ok = False
     if not ok:
         raise ImageError(f"{path}: cannot encode an image as {suffix!r}")
     try:

@@ -11,7 +11,7 @@ import pytest
 from vision.annotate import annotate
 from vision.cards import CardRecognizer, CardTracker
 from vision.glyphs import GlyphModel, GlyphModelError
-from vision.imageio import ImageError, read_image
+from vision.imageio import ImageError, read_image, write_image
 from vision.outline import find_card_outlines
 
 FACES = Path("cards") / "faces-cc0"
@@ -118,3 +118,8 @@ def test_read_image_errors(tmp_path: Path) -> None:
     (tmp_path / "text.png").write_text("hello")
     with pytest.raises(ImageError, match="not a readable image"):
         read_image(tmp_path / "text.png")
+
+
+def test_write_image_unknown_format_is_one_line_error(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match=r"out\.xyz: cannot encode an image as '\.xyz'"):
+        write_image(tmp_path / "out.xyz", np.zeros((4, 4, 3), np.uint8))
