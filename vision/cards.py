@@ -182,31 +182,34 @@ class CardRecognizer:
         (``outlines``: the frame's card outlines if already found)."""
         if outlines is None:
             outlines = find_card_outlines(frame_bgr)
-        backs = [quad for quad in outlines if white_share(card_image(frame_bgr, quad)) < BACK_WHITE]
+        pictures = card_images(frame_bgr, outlines)
+        backs = [
+            quad
+            for quad, picture in zip(outlines, pictures, strict=True)
+            if white_share(picture) < BACK_WHITE
+        ]
         reads = [r for r in reads if not any(inside_quad(r.candidate.center, q) for q in backs)]
         cards = one_per_outline(merge_corners(reads), outlines)
         if self.one_deck:
             cards = once_per_name(cards)
-        return cards + self.find_jokers(frame_bgr, reads, outlines)
+        return cards + self.find_jokers(outlines, pictures, reads)
 
     def find_jokers(
         self,
-        frame_bgr: np.ndarray,
+        outlines: Sequence[Quad],
+        pictures: Sequence[np.ndarray],
         reads: Sequence[IndexRead] = (),
-        outlines: Sequence[Quad] | None = None,
     ) -> list[CardObservation]:
         """Whole cards (outline visible, no index among ``reads``, mostly blank face) whose
         picture matches a joker.
 
-        The shipped pictures are those of the two CC0 designs. ``outlines`` are
-        the frame's card outlines if already found.
+        ``pictures`` are the :func:`card_images` of the ``outlines``. The shipped
+        joker pictures are those of the two CC0 designs.
         """
         found: list[CardObservation] = []
-        for quad in find_card_outlines(frame_bgr) if outlines is None else outlines:
-            outline = np.array(quad, np.float32)
-            if any(cv2.pointPolygonTest(outline, r.candidate.center, False) >= 0 for r in reads):
+        for quad, picture in zip(outlines, pictures, strict=True):
+            if any(inside_quad(r.candidate.center, quad) for r in reads):
                 continue
-            picture = card_image(frame_bgr, quad)
             score = joker_score(picture, self.jokers)
             if score >= JOKER_MATCH and white_share(picture) >= JOKER_WHITE:
                 centre = np.mean(quad, axis=0)
@@ -273,13 +276,22 @@ def scaled(card: CardObservation, factor: float) -> CardObservation:
     )
 
 
-def card_image(frame_bgr: np.ndarray, quad: Quad) -> np.ndarray:
-    """The card inside ``quad`` as a small grey image (upright or upside down)."""
+def card_images(frame_bgr: np.ndarray, outlines: Sequence[Quad]) -> list[np.ndarray]:
+    """The card inside each outline as a small grey image (upright or upside down)."""
+    if not outlines:
+        return []
     width, height = JOKER_SIZE
     target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    warp = cv2.getPerspectiveTransform(np.array(quad, np.float32), target)
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-    return cv2.warpPerspective(grey, warp, JOKER_SIZE, flags=cv2.INTER_AREA)
+    return [
+        cv2.warpPerspective(
+            grey,
+            cv2.getPerspectiveTransform(np.array(quad, np.float32), target),
+            JOKER_SIZE,
+            flags=cv2.INTER_AREA,
+        )
+        for quad in outlines
+    ]
 
 
 def white_share(card_grey: np.ndarray) -> float:
@@ -289,13 +301,11 @@ def white_share(card_grey: np.ndarray) -> float:
 
 
 def joker_score(card_grey: np.ndarray, templates: np.ndarray) -> float:
-    """Best normalised correlation of a card image with the joker pictures, either way up."""
+    """Best normalised correlation of a card image with the joker pictures
+    (:func:`joker_templates`), either way up."""
     if len(templates) == 0:
         return 0.0
     card = cv2.GaussianBlur(card_grey.astype(np.float32), (0, 0), JOKER_BLUR)
-    templates = np.stack(
-        [cv2.GaussianBlur(t.astype(np.float32), (0, 0), JOKER_BLUR) for t in templates]
-    )
     scores = [
         float(cv2.matchTemplate(view, template, cv2.TM_CCOEFF_NORMED)[0, 0])
         for view in (card, card[::-1, ::-1].copy())
@@ -305,11 +315,15 @@ def joker_score(card_grey: np.ndarray, templates: np.ndarray) -> float:
 
 
 def joker_templates() -> np.ndarray:
-    """The shipped joker pictures, (n, height, width) grey; none if the file is absent."""
+    """The shipped joker pictures, (n, height, width) grey, blurred by ``JOKER_BLUR`` as
+    :func:`joker_score` compares them; none if the file is absent."""
     if not JOKER_TEMPLATES.is_file():
-        return np.zeros((0, JOKER_SIZE[1], JOKER_SIZE[0]), np.uint8)
+        return np.zeros((0, JOKER_SIZE[1], JOKER_SIZE[0]), np.float32)
     with np.load(JOKER_TEMPLATES) as data:
-        return np.asarray(data["jokers"])
+        pictures = np.asarray(data["jokers"])
+    return np.array(
+        [cv2.GaussianBlur(p.astype(np.float32), (0, 0), JOKER_BLUR) for p in pictures], np.float32
+    )
 
 
 def default_model() -> GlyphModel:
