@@ -44,12 +44,17 @@ def decimal_text(value: Fraction) -> str | None:
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
-def number_text(value: Fraction) -> tuple[str, int]:
-    """Text for a literal value and its precedence level (bracketed unless an atom)."""
-    text = decimal_text(abs(value)) or f"{value.numerator}/{value.denominator}"
+def number_text(value: Fraction) -> str:
+    """Text for a literal value, bracketed when negative or a fraction so it reads as an atom.
+
+    >>> number_text(Fraction(5, 2)), number_text(Fraction(-1, 3))
+    ('2.5', '(-1/3)')
+    """
+    size = abs(value)
+    text = decimal_text(size) or f"{size.numerator}/{size.denominator}"
     if value < 0 or "/" in text:
-        return f"({'-' if value < 0 else ''}{text})", ATOM
-    return text, ATOM
+        return f"({'-' if value < 0 else ''}{text})"
+    return text
 
 
 def render(
@@ -79,10 +84,10 @@ def _render(expr: Expr, minimum: int, substitute: Mapping[str, Fraction], times:
 
 def _text(expr: Expr, substitute: Mapping[str, Fraction], times: str) -> str:
     if isinstance(expr, Number):
-        return number_text(expr.value)[0]
+        return number_text(expr.value)
     if isinstance(expr, Variable):
         if expr.name in substitute:
-            return number_text(substitute[expr.name])[0]
+            return number_text(substitute[expr.name])
         return expr.name
     if isinstance(expr, Negate):
         return "-" + _render(expr.operand, POWER, substitute, times)

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from companion.errors import ExpressionError
-from companion.expr import FACTORIAL_CAP, Bindings, parse
+from companion.expr import FACTORIAL_CAP, Bindings, parse, render
 
 TIMES, MINUS, DIVIDE = "\N{MULTIPLICATION SIGN}", "\N{MINUS SIGN}", "\N{DIVISION SIGN}"
 
@@ -204,3 +204,13 @@ def test_error_message_is_one_line_with_position_and_text() -> None:
     with pytest.raises(ExpressionError) as caught:
         parse("2X + + ")
     assert str(caught.value) == "trailing operator '+' at position 6 in '2X + + '"
+
+
+@pytest.mark.parametrize(
+    ("x", "expected"),
+    [(Fraction(-1, 3), "6*(-1/3)"), (Fraction(-5, 2), "6*(-2.5)"), (Fraction(1, 3), "6*(1/3)")],
+)
+def test_working_shows_a_substituted_fraction_once_signed(x: Fraction, expected: str) -> None:
+    working = render(parse("6X"), substitute={"X": x})
+    assert working == expected
+    assert value(working) == 6 * x
