@@ -77,10 +77,7 @@ def _binary(expr: BinaryOp, constants: Mapping[str, Fraction]) -> Polynomial | N
         exponent = _small_exponent(expr.right, constants)
         if exponent is None or _degree(left) * exponent > MAX_DEGREE:
             return None
-        result: Polynomial = {(0, 0): Fraction(1)}
-        for _ in range(exponent):
-            result = multiply(result, left)
-        return result
+        return _power(left, exponent)
     right = to_polynomial(expr.right, constants)
     if right is None:
         return None
