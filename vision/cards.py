@@ -168,9 +168,13 @@ class CardRecognizer:
 
     def recognize_at_scale(self, frame_bgr: np.ndarray) -> list[CardObservation]:
         """:meth:`recognize` at the frame's own size."""
+        return self.read_at_scale(frame_bgr)[1]
+
+    def read_at_scale(self, frame_bgr: np.ndarray) -> tuple[list[IndexRead], list[CardObservation]]:
+        """The index reads of a frame at its own size, and the observations made of them."""
         outlines = find_card_outlines(frame_bgr)
         reads = self.read_indices(frame_bgr, outlines=outlines)
-        return self.cards_from(frame_bgr, reads, outlines)
+        return reads, self.cards_from(frame_bgr, reads, outlines)
 
     def cards_from(
         self,
@@ -514,14 +518,15 @@ class CardTracker:
     def update(self, frame_bgr: np.ndarray) -> list[CardObservation]:
         """The cards in this frame (the same list object as before if nothing changed)."""
         thumbnail = self.thumbnail(frame_bgr)
-        if self.reference is None or self.reference.shape != thumbnail.shape:
+        reference = self.reference
+        if reference is None or reference.shape != thumbnail.shape:
             return self.full(frame_bgr, thumbnail)
-        changed = cv2.absdiff(thumbnail, self.reference) > self.change_level
+        changed = cv2.absdiff(thumbnail, reference) > self.change_level
         if not changed.any():
             return self.cards
         if changed.mean() > self.full_fraction:
             return self.full(frame_bgr, thumbnail)
-        return self.partial(frame_bgr, thumbnail, changed)
+        return self.partial(frame_bgr, thumbnail, reference, changed)
 
     def thumbnail(self, frame_bgr: np.ndarray) -> np.ndarray:
         """The frame in grey at 1/``cell`` size: what change is measured on."""
@@ -534,16 +539,18 @@ class CardTracker:
         """Read the whole frame afresh."""
         self.full_detections += 1
         self.reference = thumbnail
-        outlines = find_card_outlines(frame_bgr)
-        self.reads = self.recognizer.read_indices(frame_bgr, outlines=outlines)
-        self.cards = self.recognizer.cards_from(frame_bgr, self.reads, outlines)
+        self.reads, self.cards = self.recognizer.read_at_scale(frame_bgr)
         return self.cards
 
     def partial(
-        self, frame_bgr: np.ndarray, thumbnail: np.ndarray, changed: np.ndarray
+        self,
+        frame_bgr: np.ndarray,
+        thumbnail: np.ndarray,
+        reference: np.ndarray,
+        changed: np.ndarray,
     ) -> list[CardObservation]:
-        """Re-read the changed areas only; keep the reads elsewhere."""
-        reference = thumbnail if self.reference is None else self.reference
+        """Re-read the changed areas only (``changed``: the cells where ``thumbnail``
+        differs from ``reference``); keep the reads elsewhere."""
         self.partial_updates += 1
         grow = 2 * (self.margin // self.cell) + 1
         area = cv2.dilate(changed.astype(np.uint8), np.ones((grow, grow), np.uint8))
