@@ -66,8 +66,8 @@ class Match:
         return [s.player for s in self.standings if s.points == best]
 
 
-def best_times(store: Store, game: str = SOLO_GAME, limit: int = 10) -> list[Entry]:
-    """Fastest finished single-player games, fastest first."""
+def best_times(store: Store, game: str = SOLO_GAME, limit: int | None = 10) -> list[Entry]:
+    """Fastest finished single-player games, fastest first (all of them if ``limit`` is None)."""
     entries = [Entry(r.player, r.time, r.game_id) for r in store.results(game=game)
                if r.won and r.time is not None]
     return sorted(entries, key=lambda e: (e.value, e.game_id))[:limit]
@@ -76,7 +76,7 @@ def best_times(store: Store, game: str = SOLO_GAME, limit: int = 10) -> list[Ent
 def personal_bests(store: Store, game: str = SOLO_GAME) -> dict[str, float]:
     """Each player's best single-player time."""
     bests: dict[str, float] = {}
-    for entry in best_times(store, game, limit=len(store.results(game=game))):
+    for entry in best_times(store, game, limit=None):
         bests.setdefault(entry.player, entry.value)
     return bests
 
