@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -441,11 +442,15 @@ def candidates_at_scale(
     return candidates
 
 
+@cache
 def gaussian_matrix(size: int, sigma: float) -> np.ndarray:
-    """The (size, size) matrix that blurs a vector of ``size`` values (zero beyond the ends)."""
+    """The (size, size) matrix that blurs a vector of ``size`` values (zero beyond the ends);
+    made once per size and blur, read-only."""
     positions = np.arange(size)
     kernel = np.exp(-0.5 * ((positions[:, None] - positions[None, :]) / sigma) ** 2)
-    return np.asarray(kernel / kernel.sum(axis=1, keepdims=True), dtype=np.float32)
+    matrix = np.asarray(kernel / kernel.sum(axis=1, keepdims=True), dtype=np.float32)
+    matrix.flags.writeable = False
+    return matrix
 
 
 #: Sub-pixel offsets: each glyph pixel is splatted as 2 x 2 points.
