@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 import cv2
@@ -143,7 +144,7 @@ def find_dice(
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     if dark:
         image = cv2.bitwise_not(image)
-        settings = DiceSettings(**{**settings.__dict__, "colour_weight": 0.0})
+        settings = replace(settings, colour_weight=0.0)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     lightness = np.ascontiguousarray(lab[:, :, 0])
     body_mask = _bright_bodies(lab, settings)
@@ -239,12 +240,19 @@ def _ring(
 ) -> tuple[float, float]:
     """On a circle around a pip: the share of clearly brighter pixels, and their median."""
     height, width = lightness.shape
-    angles = np.linspace(0.0, 2.0 * math.pi, samples, endpoint=False)
-    xs = np.clip((x + radius * np.cos(angles)).astype(int), 0, width - 1)
-    ys = np.clip((y + radius * np.sin(angles)).astype(int), 0, height - 1)
+    cosines, sines = _circle(samples)
+    xs = np.clip((x + radius * cosines).astype(int), 0, width - 1)
+    ys = np.clip((y + radius * sines).astype(int), 0, height - 1)
     ring = lightness[ys, xs].astype(np.int16)
     centre = int(lightness[min(int(y), height - 1), min(int(x), width - 1)])
     return float(np.mean(ring > centre + 40)), float(np.median(ring))
+
+
+@cache
+def _circle(samples: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Cosines and sines of ``samples`` angles evenly round a circle (made once per count)."""
+    angles = np.linspace(0.0, 2.0 * math.pi, samples, endpoint=False)
+    return np.cos(angles), np.sin(angles)
 
 
 def _top_face_pips(pips: list[_Pip], settings: DiceSettings) -> list[_Pip]:
