@@ -9,14 +9,17 @@ True
 The referee's side reads :attr:`Table.events` (a :class:`queue.Queue` of
 :class:`~hardware.buttons.ButtonEvent`), decides, then calls :meth:`Table.release`, and
 plays the game's sounds (:meth:`Table.play`: ``countdown``, ``timer_end``, ``win``,
-``wrong_call``, ``error``). The table answers each buzz itself, from the GPIO thread
-without blocking: the winner's LED lights and the ``call`` pattern sounds (later callers'
-LEDs blink); a stand sounds ``stand``; espeak-ng, where installed, says who it was.
+``wrong_call``, ``error``). The table answers each buzz itself on its own thread (the
+GPIO callbacks only queue the buzz): the winner's LED lights and the ``call`` pattern
+sounds (later callers' LEDs blink); a stand sounds ``stand``; espeak-ng, where installed,
+says who it was.
 """
 
 from __future__ import annotations
 
+import logging
 import queue
+import threading
 from typing import Any
 
 from companion.errors import DeviceError
@@ -33,6 +36,8 @@ from hardware.sounds import (
     TonalOutput,
     announcement,
 )
+
+log = logging.getLogger(__name__)
 
 
 def open_sound_output(buzzer: BuzzerPins, pin_factory: Any) -> tuple[SoundOutput, Any]:
@@ -60,6 +65,10 @@ class Table:
     ) -> None:
         self.pin_map = pin_map
         self.announcer = announcer if announcer is not None else Announcer()
+        self._buzzes: queue.Queue[ButtonEvent | None] = queue.Queue()
+        self._answerer = threading.Thread(
+            target=self._answer_all, name="table-answers", daemon=True
+        )
         self.buttons = GpioButtons(pin_map, pin_factory)
         self._closers: list[Any] = [self.buttons]
         try:
@@ -74,7 +83,8 @@ class Table:
         except Exception:
             self.close()
             raise
-        self.buttons.panel.listeners.append(self.answer)
+        self._answerer.start()
+        self.buttons.panel.listeners.append(self._buzzes.put)
 
     @property
     def events(self) -> queue.Queue[ButtonEvent]:
@@ -89,11 +99,16 @@ class Table:
     def release(self) -> tuple[Placing, ...]:
         """The referee decided: clear the lockout and the lights; returns the order held."""
         order = self.buttons.release()
+        self.wait_answered()  # no answer still queued may light an LED after this
         self.lights.all_off()
         return order
 
+    def wait_answered(self) -> None:
+        """Block until every buzz so far has had its light, sound and voice."""
+        self._buzzes.join()
+
     def answer(self, event: ButtonEvent) -> None:
-        """Sound and light for a player's buzz (a :class:`ButtonPanel` listener)."""
+        """Sound and light for a player's buzz (done on the table's answer thread)."""
         if event.player is None:
             return
         if event.action == "call" and event.rank not in (None, 1):
@@ -106,8 +121,21 @@ class Table:
         self.play(event.action)
         self.announcer.say(announcement(event.player, event.action))
 
+    def _answer_all(self) -> None:
+        while (event := self._buzzes.get()) is not None:
+            try:
+                self.answer(event)
+            except Exception:  # a failing LED or buzzer must not stop the answers
+                log.exception("the table failed to answer %s", event)
+            finally:
+                self._buzzes.task_done()
+        self._buzzes.task_done()
+
     def close(self) -> None:
-        """Silence everything and free the pins."""
+        """Stop answering, silence everything and free the pins."""
+        if self._answerer.is_alive():
+            self._buzzes.put(None)
+            self._answerer.join()
         while self._closers:
             self._closers.pop(0).close()
 
@@ -116,3 +144,4 @@ class Table:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -10,6 +11,7 @@ from gpiozero import Buzzer, TonalBuzzer
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.clock import ManualClock
+from hardware.buttons import drain
 from hardware.pins import default_pin_map, load_pin_map
 from hardware.sounds import (
     PATTERNS,
@@ -145,11 +147,35 @@ def test_the_table_answers_a_buzz_with_light_sound_and_voice(
         factory.pin(17).drive_high()
         events = [table.events.get(timeout=1.0) for _ in range(2)]
         assert [(e.player, e.rank) for e in events] == [(2, 1), (1, 2)]
+        table.wait_answered()
         assert factory.pin(23).state == 1  # player 2's LED steady
         assert said == [["espeak-ng", "Player two calls twenty-one"]]
         assert table.sounds is not None and not table.sounds.wait(0)  # the call pattern plays
         table.release()
         assert factory.pin(23).state == 0 and factory.pin(27).state == 0
+
+
+def test_a_slow_answer_never_holds_up_the_gpio_callbacks(
+    ticks: ManualClock, factory: MockFactory
+) -> None:
+    started, go_on = threading.Event(), threading.Event()
+    gave_up: list[bool] = []
+
+    def slow_espeak(argv: list[str]) -> None:
+        started.set()
+        gave_up.append(not go_on.wait(5.0))
+
+    with Table(default_pin_map(), factory, announcer=Announcer(slow_espeak, "espeak-ng")) as table:
+        for pin in (22, 17):  # two calls one after the other, each pressed and released
+            factory.pin(pin).drive_low()
+            ticks.advance(0.05)
+            factory.pin(pin).drive_high()
+            ticks.advance(0.05)
+        assert started.wait(2.0)  # the voice for player 2 is still starting ...
+        assert [e.player for e in drain(table.events)] == [2, 1]  # ... yet both were queued
+        go_on.set()
+        table.wait_answered()
+        assert factory.pin(23).state == 1 and gave_up == [False]
 
 
 def test_a_table_with_a_tonal_buzzer_on_pins_without_pwm_says_so() -> None:
