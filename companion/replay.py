@@ -130,6 +130,11 @@ def replay(events: Sequence[Event]) -> Replayed:
 
 def read_jsonl(path: str | os.PathLike[str]) -> list[Event]:
     """Read a JSON-lines log; a malformed line raises ``LogError`` naming ``path:line``."""
+    return [event for _, event in _numbered_events(path)]
+
+
+def _numbered_events(path: str | os.PathLike[str]) -> list[tuple[int, Event]]:
+    """The log's events, each with its 1-based line number in the file."""
     name = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -137,31 +142,29 @@ def read_jsonl(path: str | os.PathLike[str]) -> list[Event]:
         raise LogError(f"cannot read the log: {error.strerror or error}", path=name) from None
     except UnicodeDecodeError:
         raise LogError("cannot read the log: it is not UTF-8 text", path=name) from None
-    events: list[Event] = []
+    numbered: list[tuple[int, Event]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         event = Event.from_json(line, path=name, line=number)
-        if events and event.seq <= events[-1].seq:
-            raise LogError(f"seq {event.seq} does not follow {events[-1].seq}", path=name,
+        if numbered and event.seq <= numbered[-1][1].seq:
+            raise LogError(f"seq {event.seq} does not follow {numbered[-1][1].seq}", path=name,
                            line=number)
-        if not events and event.kind != START:
+        if not numbered and event.kind != START:
             raise LogError("the first event must be 'start'", path=name, line=number)
-        events.append(event)
-    if not events:
+        numbered.append((number, event))
+    if not numbered:
         raise LogError("the log has no events", path=name)
-    return events
+    return numbered
 
 
 def replay_file(path: str | os.PathLike[str]) -> Replayed:
     """Read and replay a JSON-lines log; an illegal event is reported with its line."""
-    events = read_jsonl(path)
+    numbered = _numbered_events(path)
     try:
-        return replay(events)
+        return replay([event for _, event in numbered])
     except ReplayError as error:
-        lines = [n for n, text in enumerate(Path(path).read_text("utf-8").splitlines(), 1)
-                 if text.strip()]
-        line = dict(zip((e.seq for e in events), lines, strict=True)).get(error.seq)
+        line = {event.seq: number for number, event in numbered}.get(error.seq)
         raise LogError(str(error), path=str(path), line=line) from None
     except IllegalMove as error:
         raise LogError(str(error), path=str(path)) from None
