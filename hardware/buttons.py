@@ -36,7 +36,7 @@ import logging
 import math
 import queue
 import threading
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -122,8 +122,9 @@ class _Contact:
 class ButtonPanel:
     """Debounced, fair buttons; thread-safe (edges may come from any thread).
 
-    ``listeners`` are called with each event on the thread that fed the edge, after it
-    is queued; they must be quick and must not touch the UI (sound and lights only).
+    ``listeners`` are called with each event on the thread that fed the edge (a GPIO
+    callback), under the panel's lock, after it is queued: they must not block, so hand
+    any real work to another thread (as :class:`~hardware.table.Table` does).
     """
 
     def __init__(
@@ -132,7 +133,6 @@ class ButtonPanel:
         *,
         hold_time: float = 1.0,
         bounce_time: float = 0.03,
-        lockout_actions: Collection[str] = ("call",),
         grace: float = 0.005,
     ) -> None:
         specs = list(buttons)
@@ -145,7 +145,6 @@ class ButtonPanel:
         }
         self.hold_time = hold_time
         self.bounce_time = bounce_time
-        self.lockout_actions = frozenset(lockout_actions)
         self.grace = grace
         self._now = -math.inf  # the latest time seen in an edge or a poll
         self.lockout = Lockout()
@@ -262,7 +261,7 @@ class ButtonPanel:
             return
         action = {"press": "call", "hold": "stand"}.get(gesture, gesture)
         buzz = Buzz(spec.player, action, press_t)
-        if action in self.lockout_actions:
+        if action == "call":
             self._waiting.append((buzz, spec.name))
         else:
             self._emit(ButtonEvent(spec.name, spec.player, action, press_t))

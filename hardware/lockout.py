@@ -50,16 +50,6 @@ class Lockout:
         """True once someone has buzzed and until :meth:`release`."""
         return bool(self._order)
 
-    @property
-    def winner(self) -> Placing | None:
-        """The first placing, or None when the lockout is clear."""
-        return self._order[0] if self._order else None
-
-    @property
-    def order(self) -> tuple[Placing, ...]:
-        """Every placing so far, winner first."""
-        return tuple(self._order)
-
     def admit(self, buzz: Buzz) -> Placing | None:
         """Place ``buzz``; None when its player is already placed (a second press)."""
         if any(placing.buzz.player == buzz.player for placing in self._order):

@@ -229,11 +229,6 @@ class Announcer:
         self.runner = runner
         self.program = program
 
-    @property
-    def enabled(self) -> bool:
-        """True when there is a speech program to run."""
-        return self.program is not None
-
     def say(self, text: str) -> None:
         """Start saying ``text``; a failure to start is logged, never raised."""
         if self.program is None:
