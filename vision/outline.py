@@ -13,6 +13,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.index_reader import darkest_channel
+
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
 
@@ -26,9 +28,7 @@ MIN_AREA_FRACTION = 0.002
 
 def card_white_mask(frame_bgr: np.ndarray) -> np.ndarray:
     """A 0/255 mask of pixels bright and colourless enough to be card face."""
-    blue, green, red = cv2.split(frame_bgr)
-    darkest_channel = cv2.min(cv2.min(blue, green), red)
-    blurred = cv2.GaussianBlur(darkest_channel, (5, 5), 0)
+    blurred = cv2.GaussianBlur(darkest_channel(frame_bgr), (5, 5), 0)
     level, _ = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     _, mask = cv2.threshold(blurred, max(level, 110.0), 255, cv2.THRESH_BINARY)
     return np.asarray(mask)
