@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from companion.games.x21_table import fraction_json, fraction_text
+
 if TYPE_CHECKING:
     from companion.catalogue import Card
     from companion.hand import HandResult, HandRules
@@ -105,24 +107,12 @@ def _cards(args: argparse.Namespace) -> list[Card]:
     return cards
 
 
-def number_json(value: Fraction) -> int | str:
-    """A whole number as a JSON number, anything else as Fraction's exact string."""
-    return value.numerator if value.denominator == 1 else str(value)
-
-
 def value_json(value: Fraction) -> dict[str, str]:
     """``{"value": "25/2", "decimal": "12.5"}`` (no decimal if it does not terminate)."""
     from companion.expr import decimal_text
 
     decimal = decimal_text(value)
     return {"value": str(value), **({"decimal": decimal} if decimal else {})}
-
-
-def shown(value: Fraction) -> str:
-    """A value for the working: ``12``, ``12.5``, ``25/3``."""
-    from companion.expr import decimal_text
-
-    return decimal_text(value) or str(value)
 
 
 def working(
@@ -137,10 +127,12 @@ def working(
     lines = []
     for card, value in zip(cards, result.values, strict=True):
         assert card.expression is not None
-        steps = [card.text, render(card.expression, substitute, times=TIMES), shown(value)]
+        steps = [card.text, render(card.expression, substitute, times=TIMES),
+                 fraction_text(value)]
         lines.append("  " + " = ".join(dict.fromkeys(steps)))
-    terms = " + ".join(f"({shown(v)})" if v < 0 else shown(v) for v in result.values)
-    lines.append(f"Total: {terms} = {shown(result.total)}")
+    terms = " + ".join(f"({fraction_text(v)})" if v < 0 else fraction_text(v)
+                       for v in result.values)
+    lines.append(f"Total: {terms} = {fraction_text(result.total)}")
     verdict = VERDICTS[result.status.value]
     if result.total == 20:
         verdict = "Bust! A total of exactly 20 is bust."
@@ -151,9 +143,9 @@ def working(
 def describe_hand(cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int) -> str:
     """``Hand 6X, 2X+4, X/2 (N = 3) with X = 2``, plus Y and V when cards use them."""
     used = set().union(*(card.expression.variables for card in cards if card.expression))
-    values = [f"X = {shown(x)}"]
+    values = [f"X = {fraction_text(x)}"]
     if y is not None:
-        values.append(f"Y = {shown(y)}")
+        values.append(f"Y = {fraction_text(y)}")
     if "V" in used:
         values.append(f"V = {v}")
     names = ", ".join(card.text for card in cards)
@@ -164,7 +156,7 @@ def run_check(args: argparse.Namespace) -> int:
     """Handler of ``companion check``."""
     from companion.errors import HandError
     from companion.hand import evaluate_hand
-    from companion.solver import solve
+    from companion.solver import DEFAULT_SEARCH, solve
 
     cards = _cards(args)
     expressions = [card.expression for card in cards if card.expression is not None]
@@ -174,7 +166,7 @@ def run_check(args: argparse.Namespace) -> int:
     if x is None:
         best = solve(expressions, v=args.v, rules=rules).best
         if best is None:
-            raise HandError("no X with 1 <= |X| <= 1000 gives a valid total: give --x")
+            raise HandError(f"no X with 1 <= |X| <= {DEFAULT_SEARCH} gives a valid total: give --x")
         x, y, chosen = best.x, best.y if y is None else y, " (the best X found by solve)"
     result = evaluate_hand(expressions, x=x, y=y, v=args.v, rules=rules)
     if args.json:
@@ -185,8 +177,8 @@ def run_check(args: argparse.Namespace) -> int:
                 for token, card, value in zip(args.cards, cards, result.values, strict=True)
             ],
             "n": len(cards),
-            "x": number_json(x),
-            **({"y": number_json(y)} if y is not None else {}),
+            "x": fraction_json(x),
+            **({"y": fraction_json(y)} if y is not None else {}),
             "v": args.v,
             "total": str(result.total),
             **({"decimal": d} if (d := value_json(result.total).get("decimal")) else {}),
@@ -211,9 +203,9 @@ def run_solve(args: argparse.Namespace) -> int:
     solution = solve(expressions, v=args.v, search=args.search, rules=rules)
 
     def assignment(a: Any) -> dict[str, Any]:
-        found: dict[str, Any] = {"x": number_json(a.x)}
+        found: dict[str, Any] = {"x": fraction_json(a.x)}
         if a.y is not None:
-            found["y"] = number_json(a.y)
+            found["y"] = fraction_json(a.y)
         return found | {"total": str(a.total)}
 
     if args.json:
@@ -233,13 +225,13 @@ def run_solve(args: argparse.Namespace) -> int:
     if solution.best is not None:
         best = solution.best
         result = evaluate_hand(expressions, x=best.x, y=best.y, v=args.v, rules=rules)
-        print(f"Best total {shown(best.total)} with {_xy(best.x, best.y)}:")
+        print(f"Best total {fraction_text(best.total)} with {_xy(best.x, best.y)}:")
         print("\n".join(working(cards, best.x, best.y, args.v, result)))
     return 0
 
 
 def _xy(x: Fraction, y: Fraction | None) -> str:
-    return f"X = {shown(x)}" + (f", Y = {shown(y)}" if y is not None else "")
+    return f"X = {fraction_text(x)}" + (f", Y = {fraction_text(y)}" if y is not None else "")
 
 
 def solve_summary(solution: Any, limit: int = 12) -> str:

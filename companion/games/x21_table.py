@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.catalogue import Card, Catalogue, builtin
 from companion.errors import CompanionError, ExpressionError, HandError, IllegalMove
-from companion.expr import parse
+from companion.expr import decimal_text, parse
 from companion.games.base import option
 from companion.hand import MAX_CARDS, TWENTY_ONE, HandRules, Status, evaluate_hand, status_of
 
@@ -54,10 +54,7 @@ def fraction_text(value: Fraction) -> str:
     >>> fraction_text(Fraction(25, 2)), fraction_text(Fraction(7, 3))
     ('12.5', '7/3')
     """
-    if value.denominator == 1:
-        return str(value.numerator)
-    decimal = f"{float(value):.6g}"
-    return decimal if Fraction(decimal) == value else str(value)
+    return decimal_text(value) or str(value)
 
 
 def fraction_json(value: Fraction) -> int | str:
