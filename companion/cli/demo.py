@@ -26,7 +26,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from companion.catalogue import builtin
     from companion.cli.cards import describe_hand, solve_summary, working
     from companion.hand import evaluate_hand
-    from companion.solver import solve
+    from companion.solver import DEFAULT_SEARCH, solve
 
     catalogue = builtin("21x")
     cards = [catalogue.card(card_id) for card_id in EXAMPLE_HAND]
@@ -38,7 +38,7 @@ def run_demo(args: argparse.Namespace) -> int:
         print("\n".join(working(cards, Fraction(x), None, 1, result)))
         print()
     solution = solve(expressions)
-    print("Solver, searching 1 <= |X| <= 1000:")
+    print(f"Solver, searching 1 <= |X| <= {DEFAULT_SEARCH}:")
     print(solve_summary(solution))
     if solution.best is not None:
         print(f"Best valid total: {solution.best.total} with X = {solution.best.x}")
