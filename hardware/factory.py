@@ -40,11 +40,14 @@ def uses_mock(environ: Mapping[str, str] = os.environ) -> bool:
     return environ.get(ENV_FACTORY, "").lower() == "mock"
 
 
+def _pins_chosen_or_present(environ: Mapping[str, str], present: bool | None) -> bool:
+    """True when ``GPIOZERO_PIN_FACTORY`` is set or this machine has GPIO (``present``)."""
+    return bool(environ.get(ENV_FACTORY)) or (gpio_present() if present is None else present)
+
+
 def require_gpio(environ: Mapping[str, str] = os.environ, present: bool | None = None) -> None:
     """Raise :class:`DeviceError` unless there is GPIO or ``GPIOZERO_PIN_FACTORY`` is set."""
-    if environ.get(ENV_FACTORY):
-        return
-    if not (gpio_present() if present is None else present):
+    if not _pins_chosen_or_present(environ, present):
         raise DeviceError(
             "no GPIO on this machine (no /dev/gpiochip*, not a Raspberry Pi); "
             f"set {ENV_FACTORY}=mock to try the mock pins"
@@ -56,7 +59,7 @@ def choose_pin_factory(environ: Mapping[str, str] = os.environ, present: bool | 
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-    if not environ.get(ENV_FACTORY) and not (gpio_present() if present is None else present):
+    if not _pins_chosen_or_present(environ, present):
         log.info("no GPIO on this machine: using mock pins (buttons from the keyboard only)")
         return MockFactory(pin_class=MockPWMPin)
     try:
