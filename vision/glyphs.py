@@ -29,6 +29,8 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("c", "d", "h", "s")
 REJECT = "-"
 RED_SUITS = frozenset("dh")
+BLACK_SUITS = frozenset("cs")
+ANY_SUIT = frozenset(SUITS)
 #: Redness (red minus the larger of green and blue) above which ink counts as red ...
 RED_INK = 35.0
 #: ... and below which it counts as black, unless it is below ``COLOURED_INK``:
@@ -225,8 +227,8 @@ def allowed_suits(redness: float) -> frozenset[str]:
     if redness >= RED_INK:
         return RED_SUITS
     if COLOURED_INK < redness <= BLACK_INK:
-        return frozenset(SUITS) - RED_SUITS
-    return frozenset(SUITS)
+        return BLACK_SUITS
+    return ANY_SUIT
 
 
 class Neighbours:
