@@ -57,6 +57,10 @@ MANIFEST = "manifest.json"
 FACES = "faces.npz"
 #: Canonical face size (width, height) every card is warped to.
 FACE_SIZE = (100, 140)
+#: The canonical face's corners, clockwise from the top left, as a quad is ordered.
+FACE_CORNERS = np.array(
+    [(0, 0), (FACE_SIZE[0], 0), (FACE_SIZE[0], FACE_SIZE[1]), (0, FACE_SIZE[1])], np.float32
+)
 #: Feature thumbnails (width, height): the whole face, and its top-left corner.
 WHOLE_SIZE = (50, 70)
 CORNER_SIZE = (20, 26)
@@ -129,8 +133,7 @@ def warp_face(frame: Image, quad: Quad) -> Image:
     corners = np.array(quad, np.float32)
     longest = float(max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
     factor = int(min(4.0, max(1.0, longest / height)))
-    target = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float32) * factor
-    warp = cv2.getPerspectiveTransform(corners, target)
+    warp = cv2.getPerspectiveTransform(corners, FACE_CORNERS * factor)
     face: Image = cv2.warpPerspective(
         frame,
         warp,
@@ -357,8 +360,7 @@ def _centre(quad: Quad) -> tuple[float, float]:
 def _face_point(quad: Quad, fraction: tuple[float, float]) -> tuple[float, float]:
     """The image point at ``fraction`` (x, y) of the face whose corners are ``quad``."""
     width, height = FACE_SIZE
-    source = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float32)
-    warp = cv2.getPerspectiveTransform(source, np.array(quad, np.float32))
+    warp = cv2.getPerspectiveTransform(FACE_CORNERS, np.array(quad, np.float32))
     point = np.array([[[fraction[0] * width, fraction[1] * height]]], np.float32)
     x, y = cv2.perspectiveTransform(point, warp)[0, 0]
     return (float(x), float(y))
