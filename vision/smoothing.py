@@ -133,9 +133,12 @@ class Smoother:
         for observation in observations:
             name = observation.card if isinstance(observation, CardObservation) else DIE
             by_name.setdefault(name, []).append(observation)
+        tracks_by_name: dict[str, list[_Track]] = {}
+        for track in self._tracks:
+            tracks_by_name.setdefault(track.card, []).append(track)
         seen: set[int] = set()
         for name, group in by_name.items():
-            tracks = [t for t in self._tracks if t.card == name]
+            tracks = tracks_by_name.get(name, [])
             reach = self.die_reach if name == DIE else math.inf
             pairs = sorted(
                 (math.dist(track.center, obs.center), ti, oi)
