@@ -20,7 +20,7 @@ Countdowns and stopwatches are data in the state (:mod:`companion.timers`); thei
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Protocol, TypeVar
 
 from companion.errors import IllegalMove
@@ -66,6 +66,33 @@ def option(options: Mapping[str, Any], key: str, default: Any, kind: type) -> An
     if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
         raise IllegalMove(f"option {key!r} must be {kind.__name__}, not {value!r}")
     return value
+
+
+def check_option_keys(options: Mapping[str, Any], known: Collection[str], game: str) -> None:
+    """Refuse an option ``game`` does not have, naming the first unknown key.
+
+    >>> check_option_keys({"colour": 1}, ("columns",), "solitaire")
+    Traceback (most recent call last):
+    ...
+    companion.errors.IllegalMove: unknown solitaire option 'colour'
+    """
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise IllegalMove(f"unknown {game} option {unknown[0]!r}")
+
+
+def table_players(event: Event, game: str) -> tuple[str, ...]:
+    """The players of a game for two or more, from its ``start`` event: distinct names.
+
+    >>> table_players(Event("start", {"players": ["ann", "ben"]}), "trick")
+    ('ann', 'ben')
+    """
+    players = event.data.get("players")
+    if (not isinstance(players, list) or len(players) < 2
+            or not all(isinstance(p, str) and p for p in players)
+            or len(set(players)) != len(players)):
+        raise IllegalMove(f"{game} needs two or more distinct player names, not {players!r}")
+    return tuple(players)
 
 
 def solo_start(event: Event, game: str) -> tuple[str, Mapping[str, Any]]:

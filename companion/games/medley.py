@@ -45,7 +45,7 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.base import option, solo_start
+from companion.games.base import check_option_keys, option, solo_start
 from companion.games.medley_claims import resolve_claim
 from companion.games.medley_solver import (
     Board,
@@ -120,9 +120,7 @@ class MedleyOptions:
     @classmethod
     def read(cls, options: Mapping[str, Any], deck_size: int) -> MedleyOptions:
         """Validate ``options`` for a deck of ``deck_size`` cards; ``IllegalMove`` says why not."""
-        unknown = sorted(set(options) - OPTION_KEYS)
-        if unknown:
-            raise IllegalMove(f"unknown medley option {unknown[0]!r}")
+        check_option_keys(options, OPTION_KEYS, "medley")
         corners = option(options, "corners", 4, int)
         pile_size = option(options, "pile_size", deck_size, int)
         time_limit = option(options, "time_limit", 0.0, float)

@@ -26,7 +26,7 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.base import option, solo_start
+from companion.games.base import check_option_keys, option, solo_start
 from companion.playing_cards import PlayingCard, UnknownCard, standard_deck
 from companion.timers import EXPIRED, TIMER_KINDS, Countdown
 
@@ -117,9 +117,7 @@ class SolitaireState:
 
 
 def _read_options(options: Mapping[str, Any]) -> tuple[int, float, int]:
-    unknown = sorted(set(options) - OPTION_KEYS)
-    if unknown:
-        raise IllegalMove(f"unknown solitaire option {unknown[0]!r}")
+    check_option_keys(options, OPTION_KEYS, "solitaire")
     columns = option(options, "columns", 4, int)
     time_limit = option(options, "time_limit", 180.0, float)
     warnings = option(options, "warnings", 10, int)

@@ -44,7 +44,7 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.base import option
+from companion.games.base import check_option_keys, option, table_players
 from companion.playing_cards import RANKS, PlayingCard, UnknownCard, standard_deck
 
 DECK = frozenset(standard_deck())
@@ -90,9 +90,7 @@ class TrickOptions:
     @classmethod
     def read(cls, options: Mapping[str, Any], players: tuple[str, ...]) -> TrickOptions:
         """Validate ``options`` for a table of ``players``; ``IllegalMove`` names the problem."""
-        unknown = sorted(set(options) - OPTION_KEYS)
-        if unknown:
-            raise IllegalMove(f"unknown trick option {unknown[0]!r}")
+        check_option_keys(options, OPTION_KEYS, "trick")
         score_all = option(options, "score_all", False, bool)
         target = option(options, "target", 50 if score_all else 21, int)
         higher = option(options, "higher", "rank", str)
@@ -320,15 +318,7 @@ class TrickRules:
     def start(self, event: Event) -> TrickState:
         """The table before the first deal: every card in the stock."""
         data = event.data
-        players = data.get("players")
-        if (
-            not isinstance(players, list)
-            or not all(isinstance(p, str) and p for p in players)
-            or len(set(players)) != len(players)
-            or len(players) < 2
-        ):
-            raise IllegalMove(f"'players' must be two or more distinct names, not {players!r}")
-        table = tuple(players)
+        table = table_players(event, self.name)
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise IllegalMove(f"'options' must be an object, not {options!r}")

@@ -50,7 +50,7 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.base import option
+from companion.games.base import option, table_players
 from companion.games.x21_table import (
     Cards,
     Claim,
@@ -113,11 +113,7 @@ class X21Rules:
 
     def start(self, event: Event) -> X21State:
         data = event.data
-        players = data.get("players")
-        if (not isinstance(players, list) or len(players) < 2
-                or not all(isinstance(p, str) and p for p in players)
-                or len(set(players)) != len(players)):
-            raise IllegalMove("21x needs a list of two or more distinct player names")
+        players = table_players(event, self.name)
         setup = read_setup(data)
         v = data.get("v", {})
         if not isinstance(v, dict) or not all(
@@ -130,7 +126,7 @@ class X21Rules:
         if stand_seconds <= 0:
             raise IllegalMove("option 'stand_seconds' must be positive")
         return X21State(
-            players=tuple(players), cards=setup.cards, deck=frozenset(setup.deck),
+            players=players, cards=setup.cards, deck=frozenset(setup.deck),
             hands={p: () for p in players}, v={p: int(v.get(p, 1)) for p in players},
             stand_seconds=stand_seconds,
             warning_seconds=option(setup.options, "warning_seconds", 10, int),
