@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,11 +53,10 @@ class Lights:
         order = [self.leds[player] for player in sorted(self.leds)]
 
         def run() -> None:
-            pause = threading.Event()
             for _ in range(rounds):
                 for led in order:
                     led.on()
-                    pause.wait(step)
+                    time.sleep(step)
                     led.off()
 
         thread = threading.Thread(target=run, name="lights-chase", daemon=True)
