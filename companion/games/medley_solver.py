@@ -337,14 +337,6 @@ def _lacking_groups(count: int) -> list[list[int]]:
     return groups
 
 
-def _bitset(masks: Sequence[int]) -> int:
-    """The bitset (an int) with bit ``m`` set for each mask ``m``."""
-    bits = bytearray((max(masks) >> 3) + 1)
-    for mask in masks:
-        bits[mask >> 3] |= 1 << (mask & 7)
-    return int.from_bytes(bits, "little")
-
-
 def _members(bitset: int) -> np.ndarray:
     """The masks whose bits are set in ``bitset``, in increasing order.
 
