@@ -38,6 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.errors import ExpressionError
 from vision.imageio import read_image
 from vision.outline import Quad, find_card_outlines
 from vision.profile import (
@@ -233,8 +234,11 @@ def catalogue_cards(
     else:
         chosen = []
         for token in tokens:
-            card = catalogue.card(token) if token in catalogue else catalogue.resolve(token)
-            if card.id not in catalogue:
+            try:
+                card = catalogue.card(token) if token in catalogue else catalogue.resolve(token)
+            except ExpressionError:
+                card = None  # neither a card of the catalogue nor an expression
+            if card is None or card.id not in catalogue:
                 raise ProfileError(f"card {token!r} is not in catalogue {link!r}")
             chosen.append(card)
     return list(dict.fromkeys(card.id for card in chosen)), {card.id: card.text for card in chosen}

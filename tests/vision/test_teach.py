@@ -395,6 +395,7 @@ def test_cli_teach_guided_with_a_replayed_camera(
     [
         (["--catalogue", "21x", "--cards", "7Q"], "companion teach: error: "),
         (["--catalogue", "21x", "--cards", "3X+9"], "card '3X+9' is not in catalogue '21x'"),
+        (["--catalogue", "21x", "--cards", "nosuch"], "card 'nosuch' is not in catalogue '21x'"),
         (["--cards", "6x", "--from-images", "missing"], "missing: no such directory of card"),
         (["--catalogue", "nowhere.toml"], "nowhere.toml: cannot read catalogue"),
         ([], "say which cards to teach"),
