@@ -153,11 +153,6 @@ class ButtonPanel:
         self._lock = threading.Condition(threading.RLock())
         self._waiting: list[tuple[Buzz, str]] = []
 
-    @property
-    def buttons(self) -> list[ButtonSpec]:
-        """The buttons, in the order given."""
-        return [contact.spec for contact in self._contacts.values()]
-
     def edge(self, name: str, t: float, pressed: bool) -> None:
         """Button ``name`` went down (``pressed``) or up at time ``t`` (seconds)."""
         with self._lock:
