@@ -40,6 +40,15 @@ def uses_mock(environ: Mapping[str, str] = os.environ) -> bool:
     return environ.get(ENV_FACTORY, "").lower() == "mock"
 
 
+def reason(error: BaseException) -> str:
+    """An exception in words for a one-line message: its text, else its class name.
+
+    >>> reason(OSError("GPIO busy")), reason(AttributeError())
+    ('GPIO busy', 'AttributeError')
+    """
+    return str(error) or type(error).__name__
+
+
 def _pins_chosen_or_present(environ: Mapping[str, str], present: bool | None) -> bool:
     """True when ``GPIOZERO_PIN_FACTORY`` is set or this machine has GPIO (``present``)."""
     return bool(environ.get(ENV_FACTORY)) or (gpio_present() if present is None else present)
@@ -65,5 +74,5 @@ def choose_pin_factory(environ: Mapping[str, str] = os.environ, present: bool | 
     try:
         Device.ensure_pin_factory()
     except Exception as error:  # each GPIO backend raises its own kinds
-        raise DeviceError(f"cannot open the GPIO pins: {error}") from None
+        raise DeviceError(f"cannot open the GPIO pins: {reason(error)}") from None
     return Device.pin_factory

@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.errors import DeviceError
 from hardware.buttons import ButtonEvent, ButtonPanel, HoldTimer
+from hardware.factory import reason
 from hardware.lockout import Placing
 from hardware.pins import PinMap
 
@@ -91,7 +92,7 @@ class GpioButtons:
             except Exception as error:  # each GPIO backend raises its own kinds
                 self.close()
                 raise DeviceError(
-                    f"cannot use GPIO{pin} for the {spec.name} button: {error}"
+                    f"cannot use GPIO{pin} for the {spec.name} button: {reason(error)}"
                 ) from None
             self.devices[spec.name] = device
             handler = _EdgeHandler(self.panel, spec.name, self.timeline)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import DeviceError
+from hardware.factory import reason
 
 
 class Lights:
@@ -25,7 +26,7 @@ class Lights:
                 self.leds[player] = LED(pin, pin_factory=pin_factory)
             except Exception as error:  # each GPIO backend raises its own kinds
                 self.close()
-                message = f"cannot use GPIO{pin} for player {player}'s LED: {error}"
+                message = f"cannot use GPIO{pin} for player {player}'s LED: {reason(error)}"
                 raise DeviceError(message) from None
 
     def on(self, player: int) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 
 from companion.errors import DeviceError
 from hardware.buttons import ButtonEvent
+from hardware.factory import reason
 from hardware.gpio import GpioButtons
 from hardware.lights import Lights
 from hardware.lockout import Placing
@@ -52,7 +53,7 @@ def open_sound_output(buzzer: BuzzerPins, pin_factory: Any) -> tuple[SoundOutput
         return BuzzerOutput(active), active
     except Exception as error:  # each GPIO backend raises its own kinds
         raise DeviceError(
-            f"cannot use GPIO{buzzer.pin} for the {buzzer.kind} buzzer: {error}"
+            f"cannot use GPIO{buzzer.pin} for the {buzzer.kind} buzzer: {reason(error)}"
             " (a tonal buzzer needs PWM; with mock pins set GPIOZERO_MOCK_PIN_CLASS=mockpwmpin)"
         ) from None
 

@@ -182,7 +182,8 @@ def test_a_table_with_a_tonal_buzzer_on_pins_without_pwm_says_so() -> None:
     from companion.errors import DeviceError
 
     pins = load_pin_map({"hardware": {"buzzer": {"pin": 13, "type": "tonal"}}})
-    with pytest.raises(DeviceError, match="cannot use GPIO13 for the tonal buzzer"):
+    message = "cannot use GPIO13 for the tonal buzzer: PinPWMUnsupported "
+    with pytest.raises(DeviceError, match=message):
         Table(pins, MockFactory())
 
 
