@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from companion.errors import IllegalMove
 from companion.events import Event
 
 WARNING = "timer_warning"
@@ -86,6 +87,20 @@ class Countdown:
     def restarted(self, at: float) -> Countdown:
         """The same countdown started afresh at ``at``."""
         return replace(self, started_at=at, logged_until=None)
+
+
+def logged_timer_event(countdown: Countdown | None, event: Event) -> Countdown:
+    """``countdown`` once ``event`` is logged; ``IllegalMove`` unless it is the next event
+    the countdown owes (for a game's ``apply``)."""
+    if countdown is None or not countdown.is_next(event):
+        raise IllegalMove(f"{event.kind!r} at t={event.t:g} is not the countdown's next event")
+    return countdown.logged(event)
+
+
+def refuse_after_time(countdown: Countdown | None, event: Event) -> None:
+    """``IllegalMove`` for a player's move made once ``countdown`` has run out."""
+    if countdown is not None and countdown.expired(event.t):
+        raise IllegalMove(f"time is up at t={countdown.ends_at:g}: no more moves")
 
 
 @dataclass(frozen=True)

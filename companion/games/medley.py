@@ -56,7 +56,13 @@ from companion.games.medley_solver import (
     solve,
 )
 from companion.playing_cards import JOKER, PlayingCard, UnknownCard, standard_deck
-from companion.timers import EXPIRED, TIMER_KINDS, Countdown
+from companion.timers import (
+    EXPIRED,
+    TIMER_KINDS,
+    Countdown,
+    logged_timer_event,
+    refuse_after_time,
+)
 
 CELLS = 9
 TIMER = "time"
@@ -253,8 +259,7 @@ class MedleyRules:
         moves = {"draw": _draw, "roll": _roll, "claim": _claim}
         if event.kind not in moves:
             raise IllegalMove(f"unknown medley event {event.kind!r}")
-        if state.countdown is not None and state.countdown.expired(event.t):
-            raise IllegalMove(f"time is up at t={state.countdown.ends_at:g}: no more moves")
+        refuse_after_time(state.countdown, event)
         return _settle(moves[event.kind](state, event))
 
     def due(self, state: MedleyState, now: float) -> list[Event]:
@@ -398,10 +403,8 @@ def _claim(state: MedleyState, event: Event) -> MedleyState:
 
 
 def _timer(state: MedleyState, event: Event) -> MedleyState:
-    if state.countdown is None or not state.countdown.is_next(event):
-        raise IllegalMove(f"{event.kind!r} at t={event.t:g} is not the countdown's next event")
     ended = TIMEOUT if event.kind == EXPIRED else ""
-    return replace(state, countdown=state.countdown.logged(event), ended=ended)
+    return replace(state, countdown=logged_timer_event(state.countdown, event), ended=ended)
 
 
 def _settle(state: MedleyState) -> MedleyState:

@@ -28,7 +28,13 @@ from companion.errors import IllegalMove
 from companion.events import Event
 from companion.games.base import check_option_keys, option, solo_start
 from companion.playing_cards import PlayingCard, UnknownCard, standard_deck
-from companion.timers import EXPIRED, TIMER_KINDS, Countdown
+from companion.timers import (
+    EXPIRED,
+    TIMER_KINDS,
+    Countdown,
+    logged_timer_event,
+    refuse_after_time,
+)
 
 DECK = frozenset(standard_deck())
 TIMER = "time"
@@ -154,8 +160,7 @@ class SolitaireRules:
         moves = {"draw": _draw, "place": _place, "reshuffle": _reshuffle}
         if event.kind not in moves:
             raise IllegalMove(f"unknown solitaire event {event.kind!r}")
-        if state.countdown is not None and state.countdown.expired(event.t):
-            raise IllegalMove(f"time is up at t={state.countdown.ends_at:g}: no more moves")
+        refuse_after_time(state.countdown, event)
         return moves[event.kind](state, event)
 
     def due(self, state: SolitaireState, now: float) -> list[Event]:
@@ -187,9 +192,7 @@ class SolitaireRules:
 
 
 def _timer(state: SolitaireState, event: Event) -> SolitaireState:
-    if state.countdown is None or not state.countdown.is_next(event):
-        raise IllegalMove(f"{event.kind!r} at t={event.t:g} is not the countdown's next event")
-    countdown = state.countdown.logged(event)
+    countdown = logged_timer_event(state.countdown, event)
     return replace(state, countdown=countdown, ended=TIMEOUT if event.kind == EXPIRED else "")
 
 
