@@ -134,6 +134,7 @@ class Table:
 
     def close(self) -> None:
         """Stop answering, silence everything and free the pins."""
+        self.buttons.close()  # first: no buzz may be queued behind the answerer's stop
         if self._answerer.is_alive():
             self._buzzes.put(None)
             self._answerer.join()
