@@ -1,7 +1,7 @@
 """``companion hw-test``: the interactive self-test of a wired table.
 
-Lights chase, the buzzer beeps, then each button pressed is named, beeped and lit (and a
-player's hold shows as a stand) until every button has been seen. Simultaneous presses
+Lights chase, the buzzer beeps, then each button pressed is named (a player's also beeped
+and lit, and its hold shows as a stand) until every button has been seen. Simultaneous presses
 show their lockout order. On a machine without GPIO it says so and exits 2, unless
 ``GPIOZERO_PIN_FACTORY=mock`` is set; then ``--demo`` presses the mock pins itself.
 """
