@@ -145,9 +145,8 @@ def find_dice(
     if dark:
         image = cv2.bitwise_not(image)
         settings = replace(settings, colour_weight=0.0)
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    lightness = np.ascontiguousarray(lab[:, :, 0])
-    body_mask = _bright_bodies(lab, settings)
+    lightness, _, yellowness = cv2.split(cv2.cvtColor(image, cv2.COLOR_BGR2LAB))
+    body_mask = _bright_bodies(lightness, yellowness, settings)
     dark_mask = cv2.adaptiveThreshold(
         lightness, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 15, 20
     )
@@ -185,17 +184,15 @@ def _at_edge(face: _Face, width: int, height: int, margin_in_pips: float) -> boo
     )
 
 
-def _bright_bodies(lab: Image, settings: DiceSettings) -> Image:
-    """Mask of pixels brighter and bluer than the local table."""
-    height, width = lab.shape[:2]
+def _bright_bodies(lightness: Image, yellowness: Image, settings: DiceSettings) -> Image:
+    """Mask of pixels brighter and bluer than the local table (Lab L and b channels)."""
+    height, width = lightness.shape
 
     def background(channel: Image) -> npt.NDArray[np.int16]:
         small = cv2.resize(channel, BACKGROUND_SIZE, interpolation=cv2.INTER_AREA)
         smooth = cv2.medianBlur(small, BACKGROUND_KERNEL)
         return cv2.resize(smooth, (width, height)).astype(np.int16)
 
-    lightness = np.ascontiguousarray(lab[:, :, 0])
-    yellowness = np.ascontiguousarray(lab[:, :, 2])
     score = lightness.astype(np.int16) - background(lightness)
     if settings.colour_weight:
         bluer = background(yellowness) - yellowness.astype(np.int16)
