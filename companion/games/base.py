@@ -25,6 +25,7 @@ from typing import Any, Protocol, TypeVar
 
 from companion.errors import IllegalMove
 from companion.events import Event
+from companion.playing_cards import PlayingCard, UnknownCard
 
 State = TypeVar("State")
 
@@ -93,6 +94,21 @@ def table_players(event: Event, game: str) -> tuple[str, ...]:
             or len(set(players)) != len(players)):
         raise IllegalMove(f"{game} needs two or more distinct player names, not {players!r}")
     return tuple(players)
+
+
+def event_card(event: Event) -> PlayingCard:
+    """The playing card an event names in ``card`` (as the camera reads it).
+
+    >>> event_card(Event("draw", {"card": "10h"}))
+    PlayingCard(rank='10', suit='h')
+    """
+    name = event.data.get("card")
+    if not isinstance(name, str):
+        raise IllegalMove(f"{event.kind!r} needs 'card', a card name, not {name!r}")
+    try:
+        return PlayingCard.parse(name)
+    except UnknownCard as error:
+        raise IllegalMove(str(error)) from None
 
 
 def solo_start(event: Event, game: str) -> tuple[str, Mapping[str, Any]]:

@@ -45,7 +45,7 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.base import check_option_keys, option, solo_start
+from companion.games.base import check_option_keys, event_card, option, solo_start
 from companion.games.medley_claims import resolve_claim
 from companion.games.medley_solver import (
     Board,
@@ -302,16 +302,6 @@ def _read_deck(deck: Any) -> tuple[str, ...]:
     return cards
 
 
-def _card(event: Event) -> str:
-    name = event.data.get("card")
-    if not isinstance(name, str):
-        raise IllegalMove(f"{event.kind!r} needs 'card', a card name, not {name!r}")
-    try:
-        return str(PlayingCard.parse(name))
-    except UnknownCard as error:
-        raise IllegalMove(str(error)) from None
-
-
 def _index(event: Event, key: str, size: int) -> int:
     if size == 0:
         raise IllegalMove(f"this game has no {key} spots (option '{key}s' is 0)")
@@ -322,7 +312,7 @@ def _index(event: Event, key: str, size: int) -> int:
 
 
 def _draw(state: MedleyState, event: Event) -> MedleyState:
-    card = _card(event)
+    card = str(event_card(event))
     if card not in state.unseen:
         places = [name for name, cards in state.places().items() if card in cards]
         where = f"it is in {places[0]}" if places else "this game's deck has no such card"

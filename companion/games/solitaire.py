@@ -26,8 +26,8 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.base import check_option_keys, option, solo_start
-from companion.playing_cards import PlayingCard, UnknownCard, standard_deck
+from companion.games.base import check_option_keys, event_card, option, solo_start
+from companion.playing_cards import PlayingCard, standard_deck
 from companion.timers import (
     EXPIRED,
     TIMER_KINDS,
@@ -201,13 +201,7 @@ def _draw(state: SolitaireState, event: Event) -> SolitaireState:
         raise IllegalMove(f"place the turned-up {state.current} before drawing another card")
     if not state.stock:
         raise IllegalMove("the stock is empty: reshuffle everything not on the board first")
-    name = event.data.get("card")
-    if not isinstance(name, str):
-        raise IllegalMove(f"'draw' needs 'card', a card name, not {name!r}")
-    try:
-        card = PlayingCard.parse(name)
-    except UnknownCard as error:
-        raise IllegalMove(str(error)) from None
+    card = event_card(event)
     if card not in state.stock:
         raise IllegalMove(f"{card} is not in the stock: {_where(state, card)}")
     drawn = replace(state, stock=state.stock - {card}, current=card)
