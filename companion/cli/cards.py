@@ -20,6 +20,7 @@ from companion.games.x21_table import fraction_json, fraction_text
 if TYPE_CHECKING:
     from companion.catalogue import Card
     from companion.hand import HandResult, HandRules
+    from companion.solver import Assignment, Solution
 
 TIMES = "\N{MULTIPLICATION SIGN}"
 VERDICTS = {
@@ -202,7 +203,7 @@ def run_solve(args: argparse.Namespace) -> int:
     rules = _rules(args)
     solution = solve(expressions, v=args.v, search=args.search, rules=rules)
 
-    def assignment(a: Any) -> dict[str, Any]:
+    def assignment(a: Assignment) -> dict[str, Any]:
         found: dict[str, Any] = {"x": fraction_json(a.x)}
         if a.y is not None:
             found["y"] = fraction_json(a.y)
@@ -234,7 +235,7 @@ def _xy(x: Fraction, y: Fraction | None) -> str:
     return f"X = {fraction_text(x)}" + (f", Y = {fraction_text(y)}" if y is not None else "")
 
 
-def solve_summary(solution: Any, limit: int = 12) -> str:
+def solve_summary(solution: Solution, limit: int = 12) -> str:
     """One line listing the assignments that make 21 (the first ``limit`` of them)."""
     found = [_xy(a.x, a.y) for a in solution.twentyone]
     if not found:
