@@ -15,8 +15,6 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from companion.games.x21_table import fraction_json, fraction_text
-
 if TYPE_CHECKING:
     from companion.catalogue import Card
     from companion.hand import HandResult, HandRules
@@ -121,6 +119,7 @@ def working(
 ) -> list[str]:
     """The rulebook-style working: one line per card, the total and the verdict."""
     from companion.expr import render
+    from companion.games.x21_table import fraction_text
 
     substitute = {"X": x, "N": Fraction(len(cards)), "V": Fraction(v)}
     if y is not None:
@@ -143,6 +142,8 @@ def working(
 
 def describe_hand(cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int) -> str:
     """``Hand 6X, 2X+4, X/2 (N = 3) with X = 2``, plus Y and V when cards use them."""
+    from companion.games.x21_table import fraction_text
+
     used = set().union(*(card.expression.variables for card in cards if card.expression))
     values = [f"X = {fraction_text(x)}"]
     if y is not None:
@@ -156,6 +157,7 @@ def describe_hand(cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int
 def run_check(args: argparse.Namespace) -> int:
     """Handler of ``companion check``."""
     from companion.errors import HandError
+    from companion.games.x21_table import fraction_json
     from companion.hand import evaluate_hand
     from companion.solver import DEFAULT_SEARCH, solve
 
@@ -195,6 +197,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Handler of ``companion solve``."""
+    from companion.games.x21_table import fraction_json, fraction_text
     from companion.hand import evaluate_hand
     from companion.solver import solve
 
@@ -232,6 +235,8 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def _xy(x: Fraction, y: Fraction | None) -> str:
+    from companion.games.x21_table import fraction_text
+
     return f"X = {fraction_text(x)}" + (f", Y = {fraction_text(y)}" if y is not None else "")
 
 
