@@ -28,13 +28,13 @@ load raises :class:`~companion.errors.CatalogueError` naming the file and line.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.config import parse_toml
 from companion.errors import CatalogueError, CompanionError, ExpressionError
 from companion.expr import Expr, parse
 from companion.paths import data_dir
@@ -44,7 +44,6 @@ SETS = ("core", "limited", "celebrity", "standard")
 BUILTIN = ("standard", "21x")
 _KEYS = {"id", "text", "expression", "level", "icons", "set", "rank", "suit"}
 _CARD_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]", re.MULTILINE)
-_TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)|\s*\(at end of document\)")
 
 
 @dataclass(frozen=True)
@@ -138,14 +137,7 @@ def load_catalogue(path: str | Path) -> Catalogue:
 
 def parse_catalogue(text: str, name: str) -> Catalogue:
     """A catalogue from TOML ``text``; ``name`` is used in error messages."""
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        match = _TOML_WHERE.search(str(error))
-        line = int(match.group(1)) if match and match.group(1) else None
-        column = f" (column {match.group(2)})" if match and match.group(2) else ""
-        reason = _TOML_WHERE.sub("", str(error))
-        raise CatalogueError(f"invalid TOML: {reason}{column}", path=name, line=line) from None
+    document = parse_toml(text, path=name, error=CatalogueError)
     unknown = set(document) - {"card", "deck"}
     if unknown:
         raise CatalogueError(f"unknown top-level key(s) {sorted(unknown)}", path=name)

@@ -1,6 +1,7 @@
 """The configuration file: TOML, one table per room (``[hardware]``, ``[vision]``, ``[games.*]``).
 
-A missing file means defaults; a corrupt one is a :class:`ConfigError` naming the file and line.
+A missing file means defaults, unless the user named it; a corrupt one is a
+:class:`ConfigError` naming the file and line.
 """
 
 from __future__ import annotations
@@ -10,30 +11,50 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from companion.errors import ConfigError
+from companion.errors import ConfigError, LocatedError
 
-_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+_TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)|\s*\(at end of document\)")
 
 
-def load_config(path: Path) -> dict[str, Any]:
-    """Read ``path`` as TOML; ``{}`` when the file does not exist.
+def parse_toml(
+    text: str, *, path: str, error: type[LocatedError] = ConfigError
+) -> dict[str, Any]:
+    r"""Parse TOML text; a syntax error becomes ``error`` naming ``path``, the line and column.
+
+    >>> parse_toml("a = 1", path="x.toml")
+    {'a': 1}
+    >>> parse_toml("a = 1\nb = ?", path="x.toml")
+    Traceback (most recent call last):
+    companion.errors.ConfigError: x.toml:2: invalid TOML: Invalid value (column 5)
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as problem:
+        match = _TOML_WHERE.search(str(problem))
+        line = int(match.group(1)) if match and match.group(1) else None
+        column = f" (column {match.group(2)})" if match and match.group(2) else ""
+        reason = _TOML_WHERE.sub("", str(problem))
+        raise error(f"invalid TOML: {reason}{column}", path=path, line=line) from None
+
+
+def load_config(path: Path, *, required: bool = False) -> dict[str, Any]:
+    """Read ``path`` as TOML; ``{}`` when the file does not exist, unless it is ``required``.
 
     >>> load_config(Path("/nonexistent/config.toml"))
     {}
+    >>> load_config(Path("/nonexistent/config.toml"), required=True)
+    Traceback (most recent call last):
+    companion.errors.ConfigError: /nonexistent/config.toml: no such configuration file
     """
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
+        if required:
+            raise ConfigError("no such configuration file", path=str(path)) from None
         return {}
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"cannot read the configuration: {error}", path=str(path)) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        match = _LINE.search(str(error))
-        message = _LINE.sub("", str(error)).strip()
-        line = int(match.group(1)) if match else None
-        raise ConfigError(f"invalid TOML: {message}", path=str(path), line=line) from None
+    return parse_toml(text, path=str(path))
 
 
 def section(config: dict[str, Any], *keys: str) -> dict[str, Any]:

@@ -22,7 +22,6 @@ from companion.errors import CompanionError
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("c", "d", "h", "s")
 JOKER = "JK"
-SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
 class UnknownCard(CompanionError, ValueError):

@@ -59,7 +59,7 @@ def run_hw_test(args: argparse.Namespace) -> int:
     if uses_mock() and not args.demo and not sys.stdin.isatty():
         raise DeviceError("nothing can press mock pins here: add --demo")
     path = config_path(args.config)
-    pin_map = load_pin_map(load_config(path), path=str(path))
+    pin_map = load_pin_map(load_config(path, required=args.config is not None), path=str(path))
     factory = choose_pin_factory()
     with Table(pin_map, factory) as table:
         print(f"pin factory: {type(factory).__name__}")

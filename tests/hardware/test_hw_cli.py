@@ -88,3 +88,12 @@ def test_building_the_parser_does_not_import_gpiozero() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_a_named_config_file_that_is_missing_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    missing = tmp_path / "pins.toml"
+    result = hw_test(tmp_path, "--demo", "--config", str(missing), mock=True)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"companion hw-test: error: {missing}: no such configuration file"
+    ]
