@@ -155,12 +155,18 @@ def _ask(prompt: str) -> str:
 
 
 def run_decks(args: argparse.Namespace) -> int:
-    """List taught decks: name, number of cards, catalogue link."""
-    from vision.profile import DeckProfile, taught_decks
+    """List taught decks (name, cards, catalogue); a broken deck is reported, not fatal."""
+    from vision.profile import DeckProfile, ProfileError, taught_decks
 
-    rows = []
+    rows: list[dict[str, object]] = []
+    broken: list[str] = []
     for folder in taught_decks(args.data_dir):
-        profile = DeckProfile.load(folder)
+        try:
+            profile = DeckProfile.load(folder)
+        except ProfileError as error:
+            broken.append(str(error))
+            rows.append({"name": folder.name, "error": str(error), "path": str(folder)})
+            continue
         rows.append(
             {
                 "name": profile.name,
@@ -171,10 +177,13 @@ def run_decks(args: argparse.Namespace) -> int:
         )
     if args.json:
         print(json.dumps(rows, indent=2))
-        return 0
-    if not rows:
+    elif not rows:
         print("no taught decks yet (companion teach DECK --catalogue 21x)")
     for row in rows:
+        if args.json or "error" in row:
+            continue
         link = f", catalogue {row['catalogue']}" if row["catalogue"] else ""
         print(f"{row['name']}: {row['cards']} cards{link} ({row['path']})")
-    return 0
+    for problem in broken:
+        print(f"companion decks: error: {problem}", file=sys.stderr)
+    return 2 if broken else 0

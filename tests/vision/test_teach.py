@@ -390,6 +390,18 @@ def test_cli_teach_guided_with_a_replayed_camera(
     )
 
 
+def test_cli_decks_lists_the_good_decks_and_names_a_broken_one(saved: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "decks" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "manifest.json").write_text("{not json", encoding="utf-8")
+    listed = companion("decks", data=tmp_path)
+    assert listed.returncode == 2
+    home = tmp_path / "decks" / "home"
+    assert listed.stdout.strip() == f"synthetic-21x: 9 cards, catalogue 21x ({home})"
+    [problem] = listed.stderr.splitlines()
+    assert problem.startswith("companion decks: error: ") and "manifest.json" in problem
+
+
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
