@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,13 +13,16 @@ from hardware.factory import reason
 class Lights:
     """One gpiozero :class:`~gpiozero.LED` per player; players without one are ignored.
 
-    Nothing here blocks: blinking is gpiozero's background blink, the chase its own thread.
+    Nothing here blocks: blinking is gpiozero's background blink, the chase its own thread,
+    which :meth:`close` stops (between steps) before it frees the pins.
     """
 
     def __init__(self, leds: Mapping[int, int], pin_factory: Any) -> None:
         from gpiozero import LED
 
         self.leds: dict[int, Any] = {}
+        self._closing = threading.Event()
+        self._chases: list[threading.Thread] = []
         for player, pin in leds.items():
             try:
                 self.leds[player] = LED(pin, pin_factory=pin_factory)
@@ -50,22 +52,32 @@ class Lights:
             led.off()
 
     def chase(self, step: float = 0.15, rounds: int = 1) -> threading.Thread:
-        """Light each LED in turn, ``rounds`` times, in the background; returns the thread."""
+        """Light each LED in turn, ``rounds`` times, in the background; returns the thread.
+
+        :meth:`close` ends the chase early.
+        """
         order = [self.leds[player] for player in sorted(self.leds)]
 
         def run() -> None:
             for _ in range(rounds):
                 for led in order:
                     led.on()
-                    time.sleep(step)
+                    stopped = self._closing.wait(step)
                     led.off()
+                    if stopped:
+                        return
 
         thread = threading.Thread(target=run, name="lights-chase", daemon=True)
+        self._chases = [t for t in self._chases if t.is_alive()] + [thread]
         thread.start()
         return thread
 
     def close(self) -> None:
-        """Turn everything off and free the pins."""
+        """Stop any chase, turn everything off and free the pins."""
+        self._closing.set()
+        for thread in self._chases:
+            thread.join()
+        self._chases.clear()
         for led in self.leds.values():
             led.close()
         self.leds.clear()
