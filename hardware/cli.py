@@ -73,9 +73,13 @@ def run_hw_test(args: argparse.Namespace) -> int:
         )
         with contextlib.ExitStack() as stack:
             if args.demo:
-                demo = threading.Thread(target=press_demo, args=(pin_map, factory), daemon=True)
+                stop = threading.Event()
+                demo = threading.Thread(
+                    target=press_demo, args=(pin_map, factory, stop), daemon=True
+                )
                 demo.start()
                 stack.callback(demo.join)
+                stack.callback(stop.set)  # runs first: Ctrl-C or the end stops the presses
             elif sys.stdin.isatty():
                 stack.enter_context(keyboard_echo(pin_map.hold_time))
             missing = watch(table, args.timeout)
@@ -157,30 +161,34 @@ def shown(event: ButtonEvent) -> str:
     return f"{event.action}, +{event.late_ms:.1f} ms (rank {event.rank})"
 
 
-def press_demo(pin_map: PinMap, factory: Any) -> None:
-    """Press every mock button: a call each, two near-simultaneous calls, a hold, the referee."""
+def press_demo(pin_map: PinMap, factory: Any, stop: threading.Event) -> None:
+    """Press every mock button: a call each, two near-simultaneous calls, a hold, the referee.
 
-    def tap(pin: int, seconds: float = 0.05) -> None:
-        factory.pin(pin).drive_low()
-        time.sleep(seconds)
-        factory.pin(pin).drive_high()
-        time.sleep(RELEASE_AFTER + 0.15)
+    Returns as soon as ``stop`` is set, with every pin released.
+    """
+
+    def press(pins: list[int], seconds: float) -> bool:
+        """Press ``pins`` 3 ms apart, release them after ``seconds``, let the lockout clear.
+
+        False once ``stop`` is set.
+        """
+        factory.pin(pins[0]).drive_low()
+        for pin in pins[1:]:
+            stop.wait(0.003)
+            factory.pin(pin).drive_low()
+        stop.wait(seconds)
+        for pin in pins:
+            factory.pin(pin).drive_high()
+        return not stop.wait(RELEASE_AFTER + 0.15)
 
     players = [pin_map.players[n] for n in sorted(pin_map.players)]
-    for player in players:
-        tap(player.button)
+    presses = [([player.button], 0.05) for player in players]
     if len(players) >= 2:
-        first, second = players[-1].button, players[-2].button
-        factory.pin(first).drive_low()
-        time.sleep(0.003)
-        factory.pin(second).drive_low()
-        time.sleep(0.05)
-        factory.pin(first).drive_high()
-        factory.pin(second).drive_high()
-        time.sleep(RELEASE_AFTER + 0.15)
-    tap(players[0].button, pin_map.hold_time + 0.1)
-    for player in players:
-        if player.stand is not None:
-            tap(player.stand)
+        presses.append(([players[-1].button, players[-2].button], 0.05))
+    presses.append(([players[0].button], pin_map.hold_time + 0.1))
+    presses += [([player.stand], 0.05) for player in players if player.stand is not None]
     if pin_map.referee is not None:
-        tap(pin_map.referee)
+        presses.append(([pin_map.referee], 0.05))
+    for pins, seconds in presses:
+        if not press(pins, seconds):
+            return

@@ -3,25 +3,36 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory
 
+from hardware.cli import press_demo
 from hardware.factory import gpio_present
+from hardware.pins import default_pin_map
+
+COMMAND = [sys.executable, "-m", "companion", "hw-test"]
 
 
-def hw_test(tmp_path: Path, *args: str, mock: bool) -> subprocess.CompletedProcess[str]:
+def hw_env(tmp_path: Path, *, mock: bool) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GPIOZERO_")}
     env.setdefault("COMPANION_CONFIG", str(tmp_path / "absent.toml"))
     if mock:
         env["GPIOZERO_PIN_FACTORY"] = "mock"
+    return env
+
+
+def hw_test(tmp_path: Path, *args: str, mock: bool) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "companion", "hw-test", *args],
+        [*COMMAND, *args],
         capture_output=True,
         text=True,
-        env=env,
+        env=hw_env(tmp_path, mock=mock),
         stdin=subprocess.DEVNULL,
         timeout=60,
     )
@@ -97,3 +108,34 @@ def test_a_named_config_file_that_is_missing_is_one_line_and_exit_2(tmp_path: Pa
     assert result.stderr.splitlines() == [
         f"companion hw-test: error: {missing}: no such configuration file"
     ]
+
+
+def test_ctrl_c_during_the_demo_exits_130_quietly(tmp_path: Path) -> None:
+    env = hw_env(tmp_path, mock=True) | {"PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(
+        [*COMMAND, "--demo"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    ) as process:
+        assert process.stdout is not None
+        for line in process.stdout:
+            if line.startswith("player 1 (GPIO17): call"):
+                break
+        process.send_signal(signal.SIGINT)
+        rest, errors = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert errors == ""
+    assert "buttons work" not in rest and "not pressed" not in rest
+
+
+def test_the_demo_stops_pressing_once_told_to(factory: MockFactory) -> None:
+    pin_map = default_pin_map()
+    stop = threading.Event()
+    stop.set()
+    press_demo(pin_map, factory, stop)
+    first, *others = pin_map.buttons().values()
+    assert [state for _, state in factory.pin(first).states][-2:] == [False, True]
+    assert all(len(factory.pin(pin).states) == 1 for pin in others)  # never driven
