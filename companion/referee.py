@@ -9,7 +9,7 @@ time, and every :meth:`Referee.submit` ticks first so they keep their place in t
 
 >>> from companion.clock import ManualClock
 >>> clock, store = ManualClock(0.0), Store(":memory:")
->>> referee = Referee.start(store, clock, "21x-solo", {"player": "ann"})
+>>> referee = Referee.start(store, clock, "21x-solo", {"players": ["ann"]})
 >>> referee.submit("deal", {"card": "6x"}).seq
 2
 >>> Referee.resume(store, referee.game_id, clock).summary()["over"]

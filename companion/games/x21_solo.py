@@ -19,9 +19,15 @@ declared deck is: in the deck, the hand, a scored hand or the discards. Event ki
 ``reshuffle`` ()
     The deck is empty: the discards become the new deck.
 
-There is no standing in single player. The start event has ``player``, ``deck`` (card
-ids; it must include every core-set card) and ``options`` (``target``,
-``non_integer_x``, ``max_cards``, ``catalogue``).
+There is no standing in single player. The start event has ``players`` (exactly one
+name, as in every single-player game), ``deck`` (card ids; it must include every
+core-set card) and ``options`` (``target``, ``non_integer_x``, ``max_cards``,
+``catalogue``).
+
+>>> state = RULES.start(Event("start", {"game": "21x-solo", "players": ["ann"]}))
+>>> state = RULES.apply(state, Event("deal", {"card": "6x"}, t=2.0))
+>>> RULES.summary(state)["player"], RULES.summary(state)["stopwatch_started_at"]
+('ann', 2.0)
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.events import Event
-from companion.games.base import option
+from companion.games.base import option, solo_start
 from companion.games.x21_table import Cards, Claim, read_setup, take_from_deck
 from companion.timers import Stopwatch
 
@@ -80,11 +86,8 @@ class SoloRules:
     name = "21x-solo"
 
     def start(self, event: Event) -> SoloState:
-        data = event.data
-        player = data.get("player", "player")
-        if not isinstance(player, str) or not player:
-            raise IllegalMove("'player' must be a name")
-        setup = read_setup(data)
+        player, _ = solo_start(event, self.name)
+        setup = read_setup(event.data)
         core = [card.id for card in setup.cards.known.values() if card.set == CORE_SET]
         missing = [card for card in core if card not in setup.deck]
         if missing:

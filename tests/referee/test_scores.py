@@ -75,7 +75,7 @@ def test_scores_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     store = Store.open(tmp_path)
     session = store.new_session(started_at=0.0, games_planned=2)
     quick_21x(tmp_path, store, session, winner_hand=True)
-    solo = Table(tmp_path, "21x-solo", {"player": "cat", "options": {"target": 4}}, store=store)
+    solo = Table(tmp_path, "21x-solo", {"players": ["cat"], "options": {"target": 4}}, store=store)
     for card in ("6x", "2x+4"):
         solo.at(3).do("deal", card=card)
     solo.do("draw", card="x/2")

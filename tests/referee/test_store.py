@@ -28,7 +28,7 @@ def test_data_dir_follows_the_environment(tmp_path: Path, monkeypatch: pytest.Mo
 def test_appended_events_are_visible_to_another_connection_at_once(tmp_path: Path) -> None:
     store = Store.open(tmp_path)
     game = store.new_game("21x-solo", started_at=1.0)
-    store.append(game, Event("start", {"game": "21x-solo", "player": "ann"}, t=1.0, seq=1))
+    store.append(game, Event("start", {"game": "21x-solo", "players": ["ann"]}, t=1.0, seq=1))
     store.append(game, Event("deal", {"card": "c1"}, t=2.5, seq=2))
     with Store.open(tmp_path) as other:
         events = other.events(game)

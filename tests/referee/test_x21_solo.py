@@ -22,7 +22,7 @@ SMALL_DECK = {"deck": ["6x", "2x+4", "x/2", "prime", "fib"], "cards": []}
 
 
 def solo(tmp_path: Path, **data: Any) -> Table:
-    return Table(tmp_path, "21x-solo", {"player": "ann", **data})
+    return Table(tmp_path, "21x-solo", {"players": ["ann"], **data})
 
 
 def test_the_stopwatch_starts_with_the_first_deal(tmp_path: Path) -> None:
@@ -122,6 +122,18 @@ def test_a_hand_starts_with_two_dealt_cards(tmp_path: Path) -> None:
         game.do("draw", card="6")
 
 
+@pytest.mark.parametrize("data", [
+    {"player": "ann"},
+    {"players": "ann"},
+    {"players": ["ann", "ben"]},
+    {"players": []},
+    {},
+])
+def test_the_start_event_names_exactly_one_player_in_players(data: dict[str, Any]) -> None:
+    with pytest.raises(IllegalMove, match=r"21x-solo has exactly one player, not "):
+        RULES.start(Event("start", {"game": "21x-solo", **data}))
+
+
 def test_you_cannot_stand_in_single_player(tmp_path: Path) -> None:
     game = solo(tmp_path)
     with pytest.raises(IllegalMove, match="cannot stand in single player"):
@@ -166,7 +178,7 @@ ACTION = st.tuples(st.sampled_from(["deal", "deal", "deal", "draw", "draw", "mul
 def test_random_solo_games_keep_every_card_in_one_place(
         deck: list[str], actions: list[tuple[str, int, int, float]]) -> None:
     declared = [*EXAMPLE_HAND, *deck]
-    start = Event("start", {"game": "21x-solo", "player": "ann", "deck": declared,
+    start = Event("start", {"game": "21x-solo", "players": ["ann"], "deck": declared,
                             "cards": [], "options": {"target": 8}})
     state, now, log = RULES.start(start), 0.0, [start]
     points = 0
