@@ -44,6 +44,10 @@ from companion.events import Event
 from hardware.lockout import Buzz, Lockout, Placing
 
 Role = Literal["call", "stand", "referee"]
+
+#: Seconds a button is held to count as a hold (a stand) unless configured otherwise; the
+#: shipped ``default_pins.toml`` says the same.
+DEFAULT_HOLD_TIME = 1.0
 Listener = Callable[["ButtonEvent"], None]
 
 log = logging.getLogger(__name__)
@@ -131,7 +135,7 @@ class ButtonPanel:
         self,
         buttons: Iterable[ButtonSpec],
         *,
-        hold_time: float = 1.0,
+        hold_time: float = DEFAULT_HOLD_TIME,
         bounce_time: float = 0.03,
         grace: float = 0.005,
     ) -> None:

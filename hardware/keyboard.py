@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from companion.clock import Clock
-from hardware.buttons import ButtonEvent, ButtonPanel, ButtonSpec, HoldTimer
+from hardware.buttons import DEFAULT_HOLD_TIME, ButtonEvent, ButtonPanel, ButtonSpec, HoldTimer
 from hardware.lockout import Placing
 
 #: Player number to (call key, stand key).
@@ -67,7 +67,7 @@ class KeyboardButtons:
         player_keys: Mapping[int, tuple[str, str]] = PLAYER_KEYS,
         referee_key: str | None = REFEREE_KEY,
         *,
-        hold_time: float = 1.0,
+        hold_time: float = DEFAULT_HOLD_TIME,
         bounce_time: float = 0.0,
         clock: Clock = time.monotonic,
     ) -> None:

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from companion.config import section
 from companion.errors import ConfigError
-from hardware.buttons import ButtonSpec
+from hardware.buttons import DEFAULT_HOLD_TIME, ButtonSpec
 
 BuzzerKind = Literal["active", "tonal"]
 
@@ -68,7 +68,7 @@ class PinMap:
     players: Mapping[int, PlayerPins]
     referee: int | None
     buzzer: BuzzerPins | None
-    hold_time: float = 1.0
+    hold_time: float = DEFAULT_HOLD_TIME
     bounce_time: float = 0.03
 
     def buttons(self) -> dict[ButtonSpec, int]:

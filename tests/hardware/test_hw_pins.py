@@ -8,8 +8,16 @@ import pytest
 
 from companion.config import load_config
 from companion.errors import ConfigError
-from hardware.buttons import ButtonSpec
-from hardware.pins import HEADER_PIN, BuzzerPins, PlayerPins, default_pin_map, load_pin_map
+from hardware.buttons import DEFAULT_HOLD_TIME, ButtonPanel, ButtonSpec
+from hardware.keyboard import KeyboardButtons
+from hardware.pins import (
+    HEADER_PIN,
+    BuzzerPins,
+    PinMap,
+    PlayerPins,
+    default_pin_map,
+    load_pin_map,
+)
 
 I2C_SPI_UART_I2S_EEPROM = {0, 1, 2, 3, 7, 8, 9, 10, 11, 14, 15, 18, 19, 20, 21}
 
@@ -134,3 +142,14 @@ def test_no_buzzer_and_no_referee_when_left_empty(tmp_path: Path) -> None:
     pins = load_pin_map(config, path=path)
     assert pins.referee is None and pins.buzzer is None
     assert [spec.name for spec in pins.buttons()][-1] == "player 4"
+
+
+def test_one_hold_time_default_for_the_map_the_panel_and_the_keyboard() -> None:
+    with KeyboardButtons() as keyboard:
+        defaults = [
+            default_pin_map().hold_time,  # from the shipped default_pins.toml
+            PinMap(players={}, referee=None, buzzer=None).hold_time,
+            ButtonPanel([]).hold_time,
+            keyboard.panel.hold_time,
+        ]
+    assert defaults == [DEFAULT_HOLD_TIME] * 4
