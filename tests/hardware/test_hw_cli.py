@@ -71,7 +71,7 @@ def test_the_mock_demo_presses_every_button(tmp_path: Path) -> None:
     ("args", "config", "message"),
     [
         (["--demo"], None, "--demo presses mock pins: run it with GPIOZERO_PIN_FACTORY=mock"),
-        ([], None, "nothing can press mock pins here: add --demo"),
+        ([], None, "nothing can press mock pins: add --demo to have the test press them"),
         (
             ["--demo"],
             "[hardware.referee]\nbutton = 5\n",
@@ -89,6 +89,27 @@ def test_mistakes_are_one_line_and_exit_2(
     assert result.returncode == 2
     [line] = result.stderr.splitlines()
     assert line.startswith("companion hw-test: error: ") and line.endswith(message)
+
+
+def test_mock_pins_without_demo_are_refused_at_once_in_a_terminal_too(tmp_path: Path) -> None:
+    terminal, keyboard = os.openpty()
+    try:
+        result = subprocess.run(
+            COMMAND,
+            capture_output=True,
+            text=True,
+            env=hw_env(tmp_path, mock=True),
+            stdin=keyboard,
+            timeout=30,  # the full --timeout of 120 s, were it waiting for presses
+        )
+    finally:
+        os.close(keyboard)
+        os.close(terminal)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "companion hw-test: error: nothing can press mock pins: add --demo to have the test "
+        "press them"
+    ]
 
 
 def test_building_the_parser_does_not_import_gpiozero() -> None:
