@@ -116,11 +116,17 @@ def solo_start(event: Event, game: str) -> tuple[str, Mapping[str, Any]]:
 
     >>> solo_start(Event("start", {"players": ["ann"], "options": {"columns": 5}}), "solitaire")
     ('ann', {'columns': 5})
+    >>> solo_start(Event("start", {"players": [""]}), "medley")
+    Traceback (most recent call last):
+    companion.errors.IllegalMove: medley has exactly one player, not ['']
     """
     players = event.data.get("players")
-    if not isinstance(players, list) or len(players) != 1 or not isinstance(players[0], str):
+    if not isinstance(players, list) or len(players) != 1:
+        raise IllegalMove(f"{game} has exactly one player, not {players!r}")
+    player = players[0]
+    if not isinstance(player, str) or not player:
         raise IllegalMove(f"{game} has exactly one player, not {players!r}")
     options = event.data.get("options", {})
     if not isinstance(options, dict):
         raise IllegalMove(f"'options' must be an object, not {options!r}")
-    return players[0], options
+    return player, options
