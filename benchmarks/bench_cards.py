@@ -5,6 +5,9 @@ taught (a model taught from the 52 single-card photos, as a "teach this deck" ru
 would): single photos are scored leave-one-card-out for the taught model, so no
 photo is read by a model taught from it; deals are never taught from.
 
+A far-camera figure tracks reading at 55-80 cm (and 40-55 cm) on a fixed, seeded sample
+of synthetic scenes (:mod:`vision.synthetic`, CC0 faces at 1280x720).
+
 Speed is process CPU time on one core (OpenCV and BLAS limited to one thread) for
 1280x720 frames cut from the deal photos: a full detection from scratch, and the
 steady state of :class:`~vision.cards.CardTracker` (cards known, camera noise only).
@@ -25,14 +28,22 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.playing_cards import standard_deck
 from vision.cards import CardRecognizer, CardTracker
 from vision.glyphs import GlyphModel
 from vision.glyphs_training import build_model, examples_per_card, model_without
 from vision.imageio import read_image
 from vision.observations import CardObservation
+from vision.synthetic import FaceLibrary, Scene, SceneBuilder
 
 CARDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
 INDEX_TOLERANCE = 40.0
+#: The far-camera sample: scene builder seeds x scenes each x cards per scene (144 cards).
+FAR_SEEDS = range(100, 108)
+FAR_SCENES = 6
+FAR_CARDS = 3
+#: Camera height bands (cm) the synthetic sample is drawn from.
+BANDS = ((40.0, 55.0), (55.0, 80.0))
 #: Drawings per taught photo: as many as the shipped model draws per face.
 TAUGHT_VARIANTS = 20
 
@@ -125,6 +136,68 @@ def frames_1280x720(deals: Sequence[tuple[str, np.ndarray, dict[str, object]]]) 
     return frames
 
 
+def far_scenes(low_cm: float, high_cm: float, cards_dir: Path = CARDS) -> list[Scene]:
+    """The fixed sample of synthetic scenes with the camera ``low_cm``-``high_cm`` above:
+    cards drawn from all 52, camera height, rotations, tilt and table at random (seeded)."""
+    faces = FaceLibrary(cards_dir / "faces-cc0")
+    names = [str(card) for card in standard_deck()]
+    rng = np.random.default_rng(2026)
+    scenes = []
+    for seed in FAR_SEEDS:
+        builder = SceneBuilder(seed, faces)
+        for _ in range(FAR_SCENES):
+            cards = [str(name) for name in rng.choice(names, FAR_CARDS, replace=False)]
+            scenes.append(builder.build(cards, height_cm=float(rng.uniform(low_cm, high_cm))))
+    return scenes
+
+
+def score_scenes(
+    recognizer: CardRecognizer, scenes: Sequence[Scene]
+) -> tuple[int, int, list[str], list[str]]:
+    """(cards, read, wrong reports, missed cards) of ``scenes``: a card is read when it is
+    reported by name with the index within 40 px of one of its index centres; every
+    report that reads no card so is wrong."""
+    cards = read = 0
+    wrong: list[str] = []
+    missed: list[str] = []
+    for scene in scenes:
+        seen = recognizer.recognize(scene.image)
+        right: set[int] = set()
+        for card in scene.cards:
+            cards += 1
+            hits = [
+                number
+                for number, report in enumerate(seen)
+                if report.card == card.name
+                and any(
+                    np.hypot(report.index[0] - x, report.index[1] - y) <= INDEX_TOLERANCE
+                    for x, y in card.index_centers
+                )
+            ]
+            right.update(hits)
+            if hits:
+                read += 1
+            else:
+                missed.append(f"{card.name}@{scene.camera_height_cm:.0f}cm")
+        wrong += [
+            f"{report.card}@{scene.camera_height_cm:.0f}cm"
+            for number, report in enumerate(seen)
+            if number not in right
+        ]
+    return cards, read, wrong, missed
+
+
+def far_figures(recognizer: CardRecognizer) -> None:
+    """Print how the far-camera sample is read in each height band."""
+    for low_cm, high_cm in BANDS:
+        cards, read, wrong, missed = score_scenes(recognizer, far_scenes(low_cm, high_cm))
+        print(
+            f"cards: synthetic {low_cm:.0f}-{high_cm:.0f} cm camera, {cards} cards: "
+            f"read {read}/{cards} = {100 * read / cards:.1f} % (goal >= 97 %), "
+            f"wrong {len(wrong)}/{read + len(wrong)} {wrong} missed {missed}"
+        )
+
+
 def cpu_ms(action: Callable[[], object], repeats: int) -> tuple[float, float]:
     """(best, median) process CPU time of ``action`` in milliseconds."""
     times = []
@@ -196,6 +269,7 @@ def measure() -> None:
             f"(goal >= 95 %), {100 * wrong / max(reported, 1):.1f} % of reports wrong (goal <= 1 %)"
         )
     recognizer = CardRecognizer()
+    far_figures(recognizer)
     frames = frames_1280x720(deals)
     full = [cpu_ms(lambda frame=frame: recognizer.recognize(frame), 7) for frame in frames]
     print(
