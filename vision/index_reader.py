@@ -60,10 +60,6 @@ ENLARGED_SIZES = (GLYPH_PIXELS[0], int(1.3 * SMALL_GLYPH * ENLARGE))
 #: Ink window in an enlarged area, wider so enlarged pips (up to about 30 px) stay solid
 #: (with the frame's 25 px window a 3x enlarged pip broke into pieces).
 ENLARGED_INK_BLOCK = 37
-#: Smallest gap (pixels) between a blob and the ring of card white checked around it in
-#: an enlarged area: enlarging spreads a glyph's blurred edge over 3x the pixels, so with
-#: the frame's 2 px a 4-5 px pip next to a big centre pip failed the ring test.
-ENLARGED_RING_MARGIN = 2 * ENLARGE
 #: The enlarged area reaches this many glyph sizes each way from a small candidate.
 CLOSER_LOOK_REACH = 2.5
 #: Fraction of the ring around a glyph that must be card white.
@@ -179,15 +175,13 @@ def find_ink_blobs(
     white_level: float | None = None,
     sizes: tuple[int, int] = GLYPH_PIXELS,
     block: int = INK_BLOCK,
-    ring_margin: int = 2,
 ) -> InkBlobs:
     """Glyph-sized ink blobs ringed by card white.
 
     ``region`` (x, y, width, height) restricts the search to part of the frame;
     ``white_level`` (see :func:`card_white_level`) is then best taken from the
     whole frame. Blobs ``sizes`` (shortest, longest) pixels long are kept; ink is
-    what is darker than the mean of the ``block`` pixels square around it. The ring
-    of card white is checked at least ``ring_margin`` pixels out from a blob's box.
+    what is darker than the mean of the ``block`` pixels square around it.
     """
     ox, oy = 0, 0
     if region is not None:
@@ -210,7 +204,7 @@ def find_ink_blobs(
     integral = cv2.integral(white)
     height, width = darkest.shape
     xi, yi, wi, hi = x[ids], y[ids], w[ids], h[ids]
-    margin = np.maximum(ring_margin, (longest[ids] * 0.15).astype(np.int64))
+    margin = np.maximum(2, (longest[ids] * 0.15).astype(np.int64))
     x0 = np.clip(xi - margin, 0, width)
     y0 = np.clip(yi - margin, 0, height)
     x1 = np.clip(xi + wi + margin, 0, width)
@@ -312,9 +306,7 @@ def closer_look(
     for number, (x, y, width, height) in enumerate(areas, start=1):
         crop = frame_bgr[y : y + height, x : x + width]
         enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
-        found = candidates_at_scale(
-            enlarged, None, white_level, ENLARGED_SIZES, ENLARGED_INK_BLOCK, ENLARGED_RING_MARGIN
-        )
+        found = candidates_at_scale(enlarged, None, white_level, ENLARGED_SIZES, ENLARGED_INK_BLOCK)
         for candidate in found:
             fresh.append(shrunk(candidate, (x, y), number))
     return kept, fresh
@@ -378,16 +370,15 @@ def candidates_at_scale(
     white_level: float,
     sizes: tuple[int, int] = GLYPH_PIXELS,
     block: int = INK_BLOCK,
-    ring_margin: int = 2,
 ) -> list[IndexCandidate]:
     """:func:`find_index_candidates` without the second look at small glyphs.
 
     Ink blobs ``sizes`` (shortest, longest) pixels long are considered (ink as
-    :func:`find_ink_blobs` finds it with ``block`` and ``ring_margin``); ranks under
+    :func:`find_ink_blobs` finds it with ``block``); ranks under
     ``GLYPH_PIXELS[0]`` are not, and suits under it only next to ranks under
     ``SMALL_GLYPH`` pixels (see ``TINY_SUIT``).
     """
-    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes, block, ring_margin)
+    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes, block)
     if len(blobs) < 2:
         return []
     rank_sized = np.nonzero(blobs.sizes >= GLYPH_PIXELS[0])[0]
