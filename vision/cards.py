@@ -70,6 +70,18 @@ MIN_SIDE = 300
 #: Photos whose glyphs come out larger than this are read again with glyphs of ``GOOD_GLYPH``.
 LARGE_GLYPH = 30.0
 GOOD_GLYPH = 22.0
+#: Size (width, height) of the grey upright card image whose centre pips are counted.
+PIP_CARD_SIZE = (60, 88)
+#: The part of that image (x and y ranges, fractions) that holds the centre pips and no
+#: corner index.
+PIP_AREA = ((0.19, 0.81), (0.07, 0.93))
+#: Pip ink is darker than this fraction of the card's blank face.
+PIP_DARK = 0.6
+#: Pips of one card are within these factors of their median area (pixels at
+#: ``PIP_CARD_SIZE``, smaller specks ignored); anything else is a picture.
+PIP_AREAS = (0.4, 2.0)
+PIP_SPECK = 4
+COURT_RANKS = frozenset("JQK")
 
 
 @dataclass(frozen=True)
@@ -193,6 +205,7 @@ class CardRecognizer:
             if white_share(picture) < BACK_WHITE
         ]
         reads = [r for r in reads if not any(inside_quad(r.candidate.center, q) for q in backs)]
+        reads = pip_checked(frame_bgr, reads, outlines)
         cards = one_per_outline(merge_corners(reads), outlines)
         if self.one_deck:
             cards = once_per_name(cards)
@@ -384,6 +397,58 @@ def estimated_outline(candidate: IndexCandidate) -> Quad:
     corners = (*points, first - up * card_height)
     a, b, c, d = ((float(x), float(y)) for x, y in corners)
     return (a, b, c, d)
+
+
+def pip_checked(
+    frame_bgr: np.ndarray, reads: Sequence[IndexRead], outlines: Sequence[Quad]
+) -> list[IndexRead]:
+    """``reads`` without those of a court rank (J, Q, K) inside a whole card (outline)
+    that shows 2-10 centre pips: a far camera's 6-9 px "10" can look like a J, while
+    its 6-8 px pips are plain. (Number ranks are not checked against the count: two
+    pips blurred into one made an 8 count 7.)"""
+    counts: dict[int, int | None] = {}
+    kept: list[IndexRead] = []
+    for read in reads:
+        holder = next(
+            (n for n, quad in enumerate(outlines) if inside_quad(read.candidate.center, quad)),
+            None,
+        )
+        if holder is not None and holder not in counts:
+            counts[holder] = centre_pips(frame_bgr, outlines[holder])
+        pips = counts.get(holder) if holder is not None else None
+        if pips is None or read.reading.rank not in COURT_RANKS:
+            kept.append(read)
+    return kept
+
+
+def centre_pips(frame_bgr: np.ndarray, quad: Quad) -> int | None:
+    """How many centre pips the whole card ``quad`` shows (2-10), or None if its middle
+    holds anything else: a picture (court cards, jokers), one big pip (aces), nothing."""
+    corners = np.array(quad, np.float32)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    if sides[0] > sides[1]:
+        corners = np.roll(corners, -1, axis=0)
+    width, height = PIP_CARD_SIZE
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    card = cv2.warpPerspective(
+        grey,
+        cv2.getPerspectiveTransform(corners, target),
+        PIP_CARD_SIZE,
+        flags=cv2.INTER_AREA,
+    )
+    (x0, x1), (y0, y1) = PIP_AREA
+    middle = card[int(y0 * height) : int(y1 * height), int(x0 * width) : int(x1 * width)]
+    dark = (middle < PIP_DARK * np.percentile(card, 95)).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(dark)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    areas = areas[areas >= PIP_SPECK]
+    if not 2 <= len(areas) <= 10:
+        return None
+    median = float(np.median(areas))
+    if (areas < PIP_AREAS[0] * median).any() or (areas > PIP_AREAS[1] * median).any():
+        return None
+    return len(areas)
 
 
 def one_per_outline(

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.cards import CardRecognizer, small_card_corners
+from vision.cards import CardRecognizer, centre_pips, pip_checked, small_card_corners
 from vision.glyphs import GlyphModel
 from vision.index_reader import SMALL_GLYPH, find_ink_blobs
+from vision.outline import find_card_outlines
 
 FACES = Path("cards") / "faces-cc0"
 
@@ -88,3 +90,42 @@ def test_saved_model_reads_the_same(tmp_path: Path, shared_data: Path) -> None:
     second = [(seen.card, seen.index) for seen in CardRecognizer(again).recognize(photo)]
     assert first == second
     assert [card for card, _ in first] == ["Qh"]
+
+
+@pytest.mark.parametrize(
+    ("name", "pips"),
+    [
+        ("C10.png", 10),
+        ("D7.png", 7),
+        ("S2.png", 2),
+        ("H9.png", 9),
+        ("Hj.png", None),
+        ("Sk.png", None),
+        ("Ca.png", None),
+    ],
+)
+def test_whole_cards_far_away_show_their_centre_pips(
+    shared_data: Path, name: str, pips: int | None
+) -> None:
+    # 100 px tall (a camera about 70 cm up): number cards' pips are counted, court cards'
+    # pictures and an ace's one pip are not a count, at any angle.
+    for angle in (0.0, 35.0, 90.0, 200.0):
+        frame = card_on_table(shared_data, name, 100, angle)
+        (outline,) = find_card_outlines(frame)
+        assert centre_pips(frame, outline) == pips
+
+
+def test_a_court_rank_read_on_a_card_with_centre_pips_is_dropped(shared_data: Path) -> None:
+    frame = card_on_table(shared_data, "C10.png", 100, 30.0)
+    outlines = find_card_outlines(frame)
+    reads = CardRecognizer().read_indices(frame, outlines=outlines)
+    assert reads and all(read.card == "10c" for read in reads)
+    as_jack = [replace(read, reading=replace(read.reading, rank="J")) for read in reads]
+    assert pip_checked(frame, as_jack, outlines) == []
+    assert pip_checked(frame, reads, outlines) == reads
+    jack = card_on_table(shared_data, "Cj.png", 100, 30.0)
+    jack_outlines = find_card_outlines(jack)
+    jack_reads = CardRecognizer().read_indices(jack, outlines=jack_outlines)
+    assert [read.card for read in pip_checked(jack, jack_reads, jack_outlines)] == [
+        read.card for read in jack_reads
+    ]
