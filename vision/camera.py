@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -58,7 +58,26 @@ class EndOfReplay(DeviceError):
     """A replay that is not looping has no more frames."""
 
 
-class Camera(ABC):
+class ClosesOnExit(ABC):
+    """Anything with ``close()`` that a ``with`` block releases, like gpiozero's devices."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release what is held (safe to call twice)."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class Camera(ClosesOnExit):
     """A source of BGR frames; use it as a context manager so it is always released."""
 
     description: str = "camera"
@@ -70,17 +89,6 @@ class Camera(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release the device (safe to call twice)."""
-
-    def __enter__(self) -> Camera:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.description}>"
@@ -406,7 +414,7 @@ class Frame:
     number: int
 
 
-class CameraFeed:
+class CameraFeed(ClosesOnExit):
     """Frames for a whole game, with ``camera_lost``/``camera_back`` events instead of crashes.
 
     ``connect`` opens the source (for example ``lambda: open_camera(spec)``); it is called
@@ -468,13 +476,3 @@ class CameraFeed:
             self._camera.close()
             self._camera = None
 
-    def __enter__(self) -> CameraFeed:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
