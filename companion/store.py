@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.closing import Closing
 from companion.errors import LogError
 from companion.events import Event
 from companion.paths import data_dir
@@ -94,7 +95,7 @@ class ResultRecord:
     time: float | None
 
 
-class Store:
+class Store(Closing):
     """An open game store; ``Store(path)`` creates the file and tables if needed."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -116,12 +117,6 @@ class Store:
     def close(self) -> None:
         """Close the database file."""
         self._db.close()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

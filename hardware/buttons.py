@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from companion.closing import Closing
 from companion.events import Event
 from hardware.lockout import Buzz, Lockout, Placing
 
@@ -296,7 +297,7 @@ class ButtonPanel:
                 log.exception("button listener %r failed on %s", listener, event)
 
 
-class HoldTimer:
+class HoldTimer(Closing):
     """A daemon thread that polls a panel at its deadlines, so holds fire while still held.
 
     ``now`` gives the current time on the panel's timeline (seconds).
@@ -323,9 +324,6 @@ class HoldTimer:
 
     def __enter__(self) -> HoldTimer:
         return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _run(self) -> None:
         while not self._stop.is_set():

@@ -14,6 +14,7 @@ import queue
 import threading
 from typing import Any
 
+from companion.closing import Closing
 from companion.errors import DeviceError
 from hardware.buttons import ButtonEvent, ButtonPanel, HoldTimer
 from hardware.factory import reason
@@ -69,7 +70,7 @@ class _EdgeHandler:
         self.panel.edge(self.name, self.timeline.seconds(ticks), not state)
 
 
-class GpioButtons:
+class GpioButtons(Closing):
     """Every button of ``pin_map`` on ``pin_factory``, debounced and hold-timed.
 
     Use as a context manager, or call :meth:`close`.
@@ -118,9 +119,3 @@ class GpioButtons:
         for device in self.devices.values():
             device.close()
         self.devices.clear()
-
-    def __enter__(self) -> GpioButtons:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

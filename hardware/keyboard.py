@@ -41,6 +41,7 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from companion.clock import Clock
+from companion.closing import Closing
 from hardware.buttons import DEFAULT_HOLD_TIME, ButtonEvent, ButtonPanel, ButtonSpec, HoldTimer
 from hardware.lockout import Placing
 
@@ -55,7 +56,7 @@ REFEREE_KEY = " "
 _KEY_NAMES = {"space": " ", "spacebar": " "}
 
 
-class KeyboardButtons:
+class KeyboardButtons(Closing):
     """Keys as buttons: the same :class:`ButtonPanel` debouncing, holds and lockout.
 
     ``t`` is the key event's time in seconds on ``clock`` (default: now on ``clock``),
@@ -115,12 +116,6 @@ class KeyboardButtons:
         """Stop the hold timer."""
         self.timer.close()
 
-    def __enter__(self) -> KeyboardButtons:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def _edge(self, key: str, t: float | None, pressed: bool) -> bool:
         name = self.button(key)
         if name is None:
@@ -129,7 +124,7 @@ class KeyboardButtons:
         return True
 
 
-class TerminalKeys:
+class TerminalKeys(Closing):
     """Reads single keys from a terminal on a thread and passes each to ``on_key``.
 
     The terminal is put in cbreak mode (termios: no echo, no line buffering; Ctrl-C still
@@ -158,9 +153,6 @@ class TerminalKeys:
 
     def __enter__(self) -> TerminalKeys:
         return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _run(self) -> None:
         while not self._stop.is_set():

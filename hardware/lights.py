@@ -6,11 +6,12 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from companion.closing import Closing
 from companion.errors import DeviceError
 from hardware.factory import reason
 
 
-class Lights:
+class Lights(Closing):
     """One gpiozero :class:`~gpiozero.LED` per player; players without one are ignored.
 
     Nothing here blocks: blinking is gpiozero's background blink, the chase its own thread,
@@ -81,9 +82,3 @@ class Lights:
         for led in self.leds.values():
             led.close()
         self.leds.clear()
-
-    def __enter__(self) -> Lights:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -22,6 +22,8 @@ from typing import Protocol
 
 from gpiozero.tones import Tone
 
+from companion.closing import Closing
+
 log = logging.getLogger(__name__)
 
 
@@ -73,7 +75,7 @@ class SoundOutput(Protocol):
     def off(self) -> None: ...
 
 
-class SoundPlayer:
+class SoundPlayer(Closing):
     """Plays patterns on a worker thread; :meth:`play` never blocks and pre-empts.
 
     Use as a context manager, or call :meth:`close`.
@@ -113,12 +115,6 @@ class SoundPlayer:
             self._closed = True
             self._wake.set()
         self._thread.join()
-
-    def __enter__(self) -> SoundPlayer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _take(self) -> Pattern | None:
         with self._lock:

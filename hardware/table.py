@@ -22,6 +22,7 @@ import queue
 import threading
 from typing import Any
 
+from companion.closing import Closing
 from companion.errors import DeviceError
 from hardware.buttons import ButtonEvent
 from hardware.factory import reason
@@ -58,7 +59,7 @@ def open_sound_output(buzzer: BuzzerPins, pin_factory: Any) -> tuple[SoundOutput
         ) from None
 
 
-class Table:
+class Table(Closing):
     """Buttons, lights, buzzer and voice of a wired table. A context manager."""
 
     def __init__(
@@ -140,10 +141,3 @@ class Table:
             self._answerer.join()
         while self._closers:
             self._closers.pop(0).close()
-
-    def __enter__(self) -> Table:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-

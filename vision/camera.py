@@ -30,17 +30,17 @@ import contextlib
 import importlib
 import os
 import time
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from companion.clock import Clock
+from companion.closing import Closing
 from companion.errors import DeviceError
 from companion.events import Event
 
@@ -58,26 +58,7 @@ class EndOfReplay(DeviceError):
     """A replay that is not looping has no more frames."""
 
 
-class ClosesOnExit(ABC):
-    """Anything with ``close()`` that a ``with`` block releases, like gpiozero's devices."""
-
-    @abstractmethod
-    def close(self) -> None:
-        """Release what is held (safe to call twice)."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-class Camera(ClosesOnExit):
+class Camera(Closing):
     """A source of BGR frames; use it as a context manager so it is always released."""
 
     description: str = "camera"
@@ -414,7 +395,7 @@ class Frame:
     number: int
 
 
-class CameraFeed(ClosesOnExit):
+class CameraFeed(Closing):
     """Frames for a whole game, with ``camera_lost``/``camera_back`` events instead of crashes.
 
     ``connect`` opens the source (for example ``lambda: open_camera(spec)``); it is called
