@@ -553,7 +553,7 @@ def medley_layout(*, width: float = 600.0, height: float = 600.0, gap: float = 1
     """Mountainside Math Medley: the 3x3 grid, a corner spot diagonally off each grid corner,
     and, between the two bottom corners, the draw pile, a dice tray and the discard pile.
 
-    Zone names carry the referee's numbers (see :mod:`companion.games.medley`): the grid
+    Zone names carry the referee's numbers (see :mod:`companion.games.medley.rules`): the grid
     cells are ``cell-0`` to ``cell-8`` row by row from the top left, and the corner spots
     ``corner-0`` (top left), ``corner-1`` (top right), ``corner-2`` (bottom left) and
     ``corner-3`` (bottom right).

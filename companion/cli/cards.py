@@ -16,9 +16,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from companion.catalogue import Card
-    from companion.hand import HandResult, HandRules
-    from companion.solver import Assignment, Solution
+    from companion.cardmath.catalogue import Card
+    from companion.cardmath.hand import HandResult, HandRules
+    from companion.cardmath.solver import Assignment, Solution
 
 TIMES = "\N{MULTIPLICATION SIGN}"
 VERDICTS = {
@@ -89,13 +89,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _rules(args: argparse.Namespace) -> HandRules:
-    from companion.hand import HandRules
+    from companion.cardmath.hand import HandRules
 
     return HandRules(non_integer_x=args.non_integer_x, max_cards=args.max_cards or None)
 
 
 def _cards(args: argparse.Namespace) -> list[Card]:
-    from companion.catalogue import owner_catalogue
+    from companion.cardmath.catalogue import owner_catalogue
     from companion.errors import HandError
 
     catalogue = owner_catalogue(args.catalogue)
@@ -108,7 +108,7 @@ def _cards(args: argparse.Namespace) -> list[Card]:
 
 def value_json(value: Fraction) -> dict[str, str]:
     """``{"value": "25/2", "decimal": "12.5"}`` (no decimal if it does not terminate)."""
-    from companion.expr import decimal_text
+    from companion.cardmath.expr import decimal_text
 
     decimal = decimal_text(value)
     return {"value": str(value), **({"decimal": decimal} if decimal else {})}
@@ -118,8 +118,8 @@ def working(
     cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int, result: HandResult
 ) -> list[str]:
     """The rulebook-style working: one line per card, the total and the verdict."""
-    from companion.expr import render
-    from companion.games.x21_table import fraction_text
+    from companion.cardmath.expr import render
+    from companion.games.x21.table import fraction_text
 
     substitute = {"X": x, "N": Fraction(len(cards)), "V": Fraction(v)}
     if y is not None:
@@ -142,7 +142,7 @@ def working(
 
 def describe_hand(cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int) -> str:
     """``Hand 6X, 2X+4, X/2 (N = 3) with X = 2``, plus Y and V when cards use them."""
-    from companion.games.x21_table import fraction_text
+    from companion.games.x21.table import fraction_text
 
     used = set().union(*(card.expression.variables for card in cards if card.expression))
     values = [f"X = {fraction_text(x)}"]
@@ -156,10 +156,10 @@ def describe_hand(cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int
 
 def run_check(args: argparse.Namespace) -> int:
     """Handler of ``companion check``."""
+    from companion.cardmath.hand import evaluate_hand
+    from companion.cardmath.solver import DEFAULT_SEARCH, solve
     from companion.errors import HandError
-    from companion.games.x21_table import fraction_json
-    from companion.hand import evaluate_hand
-    from companion.solver import DEFAULT_SEARCH, solve
+    from companion.games.x21.table import fraction_json
 
     cards = _cards(args)
     expressions = [card.expression for card in cards if card.expression is not None]
@@ -197,9 +197,9 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Handler of ``companion solve``."""
-    from companion.games.x21_table import fraction_json, fraction_text
-    from companion.hand import evaluate_hand
-    from companion.solver import solve
+    from companion.cardmath.hand import evaluate_hand
+    from companion.cardmath.solver import solve
+    from companion.games.x21.table import fraction_json, fraction_text
 
     cards = _cards(args)
     expressions = [card.expression for card in cards if card.expression is not None]
@@ -235,7 +235,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def _xy(x: Fraction, y: Fraction | None) -> str:
-    from companion.games.x21_table import fraction_text
+    from companion.games.x21.table import fraction_text
 
     return f"X = {fraction_text(x)}" + (f", Y = {fraction_text(y)}" if y is not None else "")
 

@@ -18,11 +18,11 @@ from companion.errors import IllegalMove
 from companion.games.base import GameRules
 
 GAMES = {
-    "21x": "companion.games.x21",
-    "21x-solo": "companion.games.x21_solo",
-    "trick": "companion.games.trick",
-    "solitaire": "companion.games.solitaire",
-    "medley": "companion.games.medley",
+    "21x": "companion.games.x21.rules",
+    "21x-solo": "companion.games.x21_solo.rules",
+    "trick": "companion.games.trick.rules",
+    "solitaire": "companion.games.solitaire.rules",
+    "medley": "companion.games.medley.rules",
 }
 
 

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
+from companion.cardmath.expr import FACTORIAL_CAP, Bindings, parse, render
 from companion.errors import ExpressionError
-from companion.expr import FACTORIAL_CAP, Bindings, parse, render
 
 TIMES, MINUS, DIVIDE = "\N{MULTIPLICATION SIGN}", "\N{MINUS SIGN}", "\N{DIVISION SIGN}"
 

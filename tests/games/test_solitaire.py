@@ -13,10 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.clock import ManualClock
+from companion.engine.clock import ManualClock
+from companion.engine.events import Event
+from companion.engine.referee import Referee
+from companion.engine.scores import high_scores
+from companion.engine.store import Store
 from companion.errors import IllegalMove
-from companion.events import Event
-from companion.games.solitaire import (
+from companion.games.solitaire.rules import (
     DECK,
     RULES,
     SolitaireState,
@@ -25,9 +28,6 @@ from companion.games.solitaire import (
     pile_value,
 )
 from companion.playing_cards import PlayingCard
-from companion.referee import Referee
-from companion.scores import high_scores
-from companion.store import Store
 
 LOGS = Path(__file__).resolve().parents[2] / "docs" / "logs"
 LOG = LOGS / "solitaire.jsonl"

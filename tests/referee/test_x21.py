@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.engine.events import Event
+from companion.engine.replay import replay
 from companion.errors import IllegalMove
-from companion.events import Event
-from companion.games.x21 import RULES
-from companion.games.x21_table import Claim
-from companion.replay import replay
+from companion.games.x21.rules import RULES
+from companion.games.x21.table import Claim
 
 from .tables import ALL_IDS, INLINE_CARDS, Table
 

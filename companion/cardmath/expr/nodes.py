@@ -16,8 +16,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from companion.cardmath.sequences import CELEBRITY
 from companion.errors import ExpressionError
-from companion.sequences import CELEBRITY
 
 POWER_BITS_CAP = 200_000
 FACTORIAL_CAP = 10_000
@@ -81,7 +81,7 @@ class Expr(ABC):
         return ExpressionError(message, text=self.source, position=self.position)
 
     def __str__(self) -> str:
-        from companion.expr.printer import render
+        from companion.cardmath.expr.printer import render
 
         return render(self)
 
@@ -191,7 +191,7 @@ class Factorial(Expr):
 
 @dataclass(frozen=True)
 class Call(Expr):
-    """A celebrity card function such as ``prime(X)`` (see :mod:`companion.sequences`)."""
+    """A celebrity card function such as ``prime(X)`` (see :mod:`companion.cardmath.sequences`)."""
 
     function: str
     argument: Expr

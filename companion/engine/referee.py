@@ -7,7 +7,7 @@ resumes (:meth:`Referee.resume`) to exactly the state the log describes. Timer e
 (warnings, expiries) are logged by :meth:`Referee.tick`, stamped with their exact due
 time, and every :meth:`Referee.submit` ticks first so they keep their place in the log.
 
->>> from companion.clock import ManualClock
+>>> from companion.engine.clock import ManualClock
 >>> clock, store = ManualClock(0.0), Store(":memory:")
 >>> referee = Referee.start(store, clock, "21x-solo", {"players": ["ann"]})
 >>> referee.submit("deal", {"card": "6x"}).seq
@@ -21,20 +21,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.clock import Clock
+from companion.engine.clock import Clock
+from companion.engine.events import Event
+from companion.engine.replay import CORRECTION, START, replay
+from companion.engine.store import Store
 from companion.errors import IllegalMove
-from companion.events import Event
 from companion.games.base import GameRules
 from companion.games.registry import rules_for
-from companion.replay import CORRECTION, START, replay
-from companion.store import Store
 
 SESSION_VALUE_GAME = "21x"
 """The game whose start event carries each player's V = 1 + games won this session."""
 
 
 class Referee:
-    """One game in progress, backed by its log in a :class:`~companion.store.Store`."""
+    """One game in progress, backed by its log in a :class:`~companion.engine.store.Store`."""
 
     def __init__(self, store: Store, game_id: int, clock: Clock, rules: GameRules[Any],
                  events: list[Event], state: Any) -> None:

@@ -10,7 +10,7 @@ at most 5 cards. The difficulty options in :class:`HandRules` relax them:
 "follows all the same rules as X" except it must be positive); ``max_cards=None``
 removes the hand-size limit. N is always the number of cards.
 
->>> from companion.expr import parse
+>>> from companion.cardmath.expr import parse
 >>> hand = [parse("6X"), parse("2X+4"), parse("X/2")]
 >>> result = evaluate_hand(hand, x=2)
 >>> [str(v) for v in result.values], result.total, result.status.value
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from companion.cardmath.expr import Bindings, Expr
 from companion.errors import HandError
-from companion.expr import Bindings, Expr
 
 TWENTY_ONE = Fraction(21)
 TWENTY = Fraction(20)

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.engine.events import Event
 from companion.errors import IllegalMove, LogError
-from companion.events import Event
 from companion.games.base import GameRules
 from companion.games.registry import rules_for
 

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.closing import Closing
+from companion.engine.events import Event
 from companion.errors import LogError
-from companion.events import Event
 from companion.paths import data_dir
 
 FILE_NAME = "companion.sqlite3"

@@ -5,7 +5,7 @@ working form is what a player writes when checking a card: a multiplication sign
 for products and the variables replaced by their values, as in the rulebook's
 ``6x2 = 12``.
 
->>> from companion.expr.parser import parse
+>>> from companion.cardmath.expr.parser import parse
 >>> render(parse("2(X+1)^2"))
 '2*(X + 1)^2'
 >>> render(parse("2X+4"), substitute={"X": Fraction(-3)}, times=" times ")
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from companion.expr.nodes import BinaryOp, Call, Expr, Factorial, Negate, Number, Variable
+from companion.cardmath.expr.nodes import BinaryOp, Call, Expr, Factorial, Negate, Number, Variable
 
 SUM, PRODUCT, UNARY, POWER, POSTFIX, ATOM = range(1, 7)
 _LEVEL = {"+": SUM, "-": SUM, "*": PRODUCT, "/": PRODUCT, "^": POWER}

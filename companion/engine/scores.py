@@ -5,7 +5,7 @@ Every finished game leaves one result per player (points, won, and for single-pl
 session with ``games_planned = N``; the most points wins), each player's totals per
 game, single-player 21X best times and solitaire high scores.
 
->>> from companion.store import Store
+>>> from companion.engine.store import Store
 >>> store = Store(":memory:")
 >>> game = store.new_game("21x-solo", started_at=0.0)
 >>> store.finish(game, {"over": True, "winners": ["ann"], "points": {"ann": 22}, "time": 95.5})
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from companion.store import Store
+from companion.engine.store import Store
 
 SOLO_GAME = "21x-solo"
 HIGH_SCORE_GAMES = ("solitaire",)

@@ -12,8 +12,7 @@ Fraction(8, 1)
 See ``docs/cards.md`` for the full syntax and the precedence readings.
 """
 
-from companion.errors import ExpressionError
-from companion.expr.nodes import (
+from companion.cardmath.expr.nodes import (
     FACTORIAL_CAP,
     POWER_BITS_CAP,
     BinaryOp,
@@ -25,8 +24,9 @@ from companion.expr.nodes import (
     Number,
     Variable,
 )
-from companion.expr.parser import parse
-from companion.expr.printer import decimal_text, render
+from companion.cardmath.expr.parser import parse
+from companion.cardmath.expr.printer import decimal_text, render
+from companion.errors import ExpressionError
 
 __all__ = [
     "FACTORIAL_CAP",

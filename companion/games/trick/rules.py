@@ -42,8 +42,8 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
+from companion.engine.events import Event
 from companion.errors import IllegalMove
-from companion.events import Event
 from companion.games.base import check_option_keys, option, table_players
 from companion.playing_cards import RANKS, PlayingCard, UnknownCard, standard_deck
 

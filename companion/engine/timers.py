@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from companion.engine.events import Event
 from companion.errors import IllegalMove
-from companion.events import Event
 
 WARNING = "timer_warning"
 EXPIRED = "timer_expired"

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from companion.errors import ExpressionError, IllegalMove
-from companion.games.medley_solver import (
+from companion.games.medley.solver import (
     Board,
     Combination,
     CombinationRules,

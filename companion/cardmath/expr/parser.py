@@ -19,9 +19,9 @@ only before a variable, a function or a bracket: ``X2`` and ``2 3`` are errors.
 
 from __future__ import annotations
 
+from companion.cardmath.expr.lexer import Token, tokenize
+from companion.cardmath.expr.nodes import BinaryOp, Call, Expr, Factorial, Negate, Number, Variable
 from companion.errors import ExpressionError
-from companion.expr.lexer import Token, tokenize
-from companion.expr.nodes import BinaryOp, Call, Expr, Factorial, Negate, Number, Variable
 
 _CLOSING = {"(": ")", "[": "]"}
 

@@ -34,9 +34,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from companion.cardmath.expr import Expr, parse
 from companion.config import parse_toml
 from companion.errors import CatalogueError, CompanionError, ExpressionError
-from companion.expr import Expr, parse
 from companion.paths import data_dir
 from companion.playing_cards import JOKER, RANKS, SUITS
 

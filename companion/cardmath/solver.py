@@ -9,7 +9,7 @@ positive X, then the smallest Y. Assignments making 21 are listed by X, then Y.
 
 Every answer is exact. The polynomial parts of the hand are compiled once to
 integer coefficients over a common denominator, quotients of polynomials (``12/X``)
-to integer numerators and denominators (see :mod:`companion.expr.polynomial`),
+to integer numerators and denominators (see :mod:`companion.cardmath.expr.polynomial`),
 celebrity cards and factorials of X or Y come from one table of their sequence,
 powers such as ``2^X`` are computed directly, and the rest is evaluated on the tree. Totals are
 split into a part in X, a part in Y and a mixed part: with no mixed part the Y
@@ -18,7 +18,7 @@ error bound picks the candidates, which are then confirmed with integers; a mixe
 part that is not a polynomial (``X^Y``) is searched pair by pair, which is refused
 (HandError) beyond ``EXHAUSTIVE_PAIRS`` pairs (a range of about 350).
 
->>> from companion.expr import parse
+>>> from companion.cardmath.expr import parse
 >>> solution = solve([parse("6X"), parse("2X+4"), parse("X/2")])
 >>> [(a.x, a.total) for a in solution.twentyone]
 [(Fraction(2, 1), Fraction(21, 1))]
@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.errors import ExpressionError, HandError
-from companion.expr import (
+from companion.cardmath.expr import (
     FACTORIAL_CAP,
     POWER_BITS_CAP,
     BinaryOp,
@@ -47,15 +46,16 @@ from companion.expr import (
     Negate,
     Variable,
 )
-from companion.expr.polynomial import (
+from companion.cardmath.expr.polynomial import (
     Polynomial,
     add,
     constant_value,
     to_polynomial,
     to_rational,
 )
-from companion.hand import DEFAULT_RULES, HandRules, check_hand_size, check_v
-from companion.sequences import positive_values
+from companion.cardmath.hand import DEFAULT_RULES, HandRules, check_hand_size, check_v
+from companion.cardmath.sequences import positive_values
+from companion.errors import ExpressionError, HandError
 
 DEFAULT_SEARCH = 1000
 EXHAUSTIVE_PAIRS = 250_000

@@ -48,18 +48,18 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from companion.cardmath.hand import Status, status_of
+from companion.engine.events import Event
+from companion.engine.timers import EXPIRED, WARNING, Countdown
 from companion.errors import IllegalMove
-from companion.events import Event
 from companion.games.base import option, table_players
-from companion.games.x21_table import (
+from companion.games.x21.table import (
     Cards,
     Claim,
     fraction_text,
     read_setup,
     take_from_deck,
 )
-from companion.hand import Status, status_of
-from companion.timers import EXPIRED, WARNING, Countdown
 
 STAND_TIMER = "stand"
 LAST_PLAYER_READINGS = ("plays_on", "wins")

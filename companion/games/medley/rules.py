@@ -2,7 +2,7 @@
 
 Nine cards lie face-up in a 3x3 grid (cells 0 to 8, row by row); two dice give the target
 (equal dice ``d, d``: ``d*10 + d``; else ``high*10 + low``). The player claims a combination
-of cards making the target (see :mod:`companion.games.medley_solver`); its grid cards go to
+of cards making the target (see :mod:`companion.games.medley.solver`); its grid cards go to
 the discard pile, its corner cards turn face-down, and the empty cells are refilled from the
 draw pile. With no combination, the player draws a corner card. A joker drawn goes on the
 table like any card and the dice are rolled again. The game is won when the draw pile is
@@ -12,7 +12,7 @@ proves it with the solver), or when the countdown runs out.
 Events (the camera names the cards): ``draw`` ``{"card": "7s", "cell": 4}`` into the grid
 or ``{"card": "7s", "corner": 2}`` onto a corner spot; ``roll`` ``{"dice": [5, 3]}`` at the
 start and after each joker; ``claim`` ``{"expression": "Qd*Kh*5c-10s"}``; and the timer
-events of :mod:`companion.timers`. The ``start`` event may list the ``deck``: every card of
+events of :mod:`companion.engine.timers`. The ``start`` event may list the ``deck``: every card of
 the draw pile, top first (default: the 52 cards and 2 jokers).
 
 Options of the ``start`` event, with their defaults: ``corners`` (4 spots), ``pile_size``
@@ -43,11 +43,18 @@ from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
 
+from companion.engine.events import Event
+from companion.engine.timers import (
+    EXPIRED,
+    TIMER_KINDS,
+    Countdown,
+    logged_timer_event,
+    refuse_after_time,
+)
 from companion.errors import IllegalMove
-from companion.events import Event
 from companion.games.base import check_option_keys, event_card, option, solo_start
-from companion.games.medley_claims import resolve_claim
-from companion.games.medley_solver import (
+from companion.games.medley.claims import resolve_claim
+from companion.games.medley.solver import (
     Board,
     Combination,
     CombinationRules,
@@ -56,13 +63,6 @@ from companion.games.medley_solver import (
     solve,
 )
 from companion.playing_cards import JOKER, PlayingCard, UnknownCard, standard_deck
-from companion.timers import (
-    EXPIRED,
-    TIMER_KINDS,
-    Countdown,
-    logged_timer_event,
-    refuse_after_time,
-)
 
 CELLS = 9
 TIMER = "time"

@@ -35,11 +35,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.engine.events import Event
+from companion.engine.timers import Stopwatch
 from companion.errors import IllegalMove
-from companion.events import Event
 from companion.games.base import option, solo_start
-from companion.games.x21_table import Cards, Claim, read_setup, take_from_deck
-from companion.timers import Stopwatch
+from companion.games.x21.table import Cards, Claim, read_setup, take_from_deck
 
 CORE_SET = "core"
 

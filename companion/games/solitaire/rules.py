@@ -24,17 +24,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.errors import IllegalMove
-from companion.events import Event
-from companion.games.base import check_option_keys, event_card, option, solo_start
-from companion.playing_cards import PlayingCard, standard_deck
-from companion.timers import (
+from companion.engine.events import Event
+from companion.engine.timers import (
     EXPIRED,
     TIMER_KINDS,
     Countdown,
     logged_timer_event,
     refuse_after_time,
 )
+from companion.errors import IllegalMove
+from companion.games.base import check_option_keys, event_card, option, solo_start
+from companion.playing_cards import PlayingCard, standard_deck
 
 DECK = frozenset(standard_deck())
 TIMER = "time"

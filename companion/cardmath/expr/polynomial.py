@@ -8,7 +8,7 @@ constants while solving. Anything else (``1/X``, ``X!``, ``prime(X)``, ``2^X``)
 is not a polynomial; quotients such as ``12/X`` or ``X/(X+1)`` compile to a
 :class:`Rational` (numerator, denominator and the divisors that must not be zero).
 
->>> from companion.expr.parser import parse
+>>> from companion.cardmath.expr.parser import parse
 >>> poly = to_polynomial(parse("X/2 + 3N²"), {"N": Fraction(2)})
 >>> sorted(poly.items())
 [((0, 0), Fraction(12, 1)), ((1, 0), Fraction(1, 2))]
@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from companion.cardmath.expr.nodes import BinaryOp, Bindings, Expr, Negate, Variable
 from companion.errors import ExpressionError
-from companion.expr.nodes import BinaryOp, Bindings, Expr, Negate, Variable
 
 Monomial = tuple[int, int]
 """Powers of (X, Y)."""

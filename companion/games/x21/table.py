@@ -13,11 +13,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.catalogue import Card, Catalogue, builtin
+from companion.cardmath.catalogue import Card, Catalogue, builtin
+from companion.cardmath.expr import decimal_text, parse
+from companion.cardmath.hand import (
+    MAX_CARDS,
+    TWENTY_ONE,
+    HandRules,
+    Status,
+    evaluate_hand,
+    status_of,
+)
 from companion.errors import CompanionError, ExpressionError, HandError, IllegalMove
-from companion.expr import decimal_text, parse
 from companion.games.base import option
-from companion.hand import MAX_CARDS, TWENTY_ONE, HandRules, Status, evaluate_hand, status_of
 
 CARD_SETS = ("core", "limited", "celebrity")
 
