@@ -35,9 +35,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from companion.cardmath.bounds import power_bits
 from companion.cardmath.expr import (
     FACTORIAL_CAP,
-    POWER_BITS_CAP,
+    VALUE_BITS,
     BinaryOp,
     Bindings,
     Call,
@@ -255,11 +256,9 @@ def _exponential_base(term: Expr, constants: dict[str, Fraction]) -> Fraction | 
 
 def _exponential_values(base: Fraction, values: list[int]) -> dict[int, Pair]:
     """base^value where the tree would give one (same size cap, no 0 to a negative power)."""
-    bits = max(base.numerator.bit_length(), base.denominator.bit_length())
-    trivial = base == 0 or abs(base) == 1
     result: dict[int, Pair] = {}
     for value in values:
-        if (base == 0 and value < 0) or (not trivial and bits * abs(value) > POWER_BITS_CAP):
+        if (base == 0 and value < 0) or power_bits(base, value) > VALUE_BITS:
             continue
         power = base**value
         result[value] = (power.numerator, power.denominator)

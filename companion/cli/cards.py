@@ -30,12 +30,12 @@ VERDICTS = {
 
 def exact_number(text: str) -> Fraction:
     """An argparse type: an exact number such as ``2``, ``-3``, ``12.5`` or ``25/3``."""
+    from companion.cardmath.bounds import read_number
+
     try:
-        return Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number (use e.g. 2, -3, 12.5 or 25/3)"
-        ) from None
+        return read_number(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{error} (use e.g. 2, -3, 12.5 or 25/3)") from None
 
 
 def whole_number(low: int) -> Callable[[str], int]:
@@ -108,10 +108,11 @@ def _cards(args: argparse.Namespace) -> list[Card]:
 
 def value_json(value: Fraction) -> dict[str, str]:
     """``{"value": "25/2", "decimal": "12.5"}`` (no decimal if it does not terminate)."""
+    from companion.cardmath.bounds import exact_text
     from companion.cardmath.expr import decimal_text
 
     decimal = decimal_text(value)
-    return {"value": str(value), **({"decimal": decimal} if decimal else {})}
+    return {"value": exact_text(value), **({"decimal": decimal} if decimal else {})}
 
 
 def working(
@@ -183,7 +184,7 @@ def run_check(args: argparse.Namespace) -> int:
             "x": fraction_json(x),
             **({"y": fraction_json(y)} if y is not None else {}),
             "v": args.v,
-            "total": str(result.total),
+            "total": value_json(result.total)["value"],
             **({"decimal": d} if (d := value_json(result.total).get("decimal")) else {}),
             "status": result.status.value,
             "icons": sum(card.icons for card in cards),
@@ -210,7 +211,7 @@ def run_solve(args: argparse.Namespace) -> int:
         found: dict[str, Any] = {"x": fraction_json(a.x)}
         if a.y is not None:
             found["y"] = fraction_json(a.y)
-        return found | {"total": str(a.total)}
+        return found | {"total": value_json(a.total)["value"]}
 
     if args.json:
         print(json.dumps({
