@@ -59,6 +59,11 @@ from companion.cardmath.sequences import positive_values
 from companion.errors import ExpressionError, HandError
 
 DEFAULT_SEARCH = 1000
+MAX_SEARCH = 50_000
+"""Largest search range (a hand of five celebrity cards takes about 4 s at it here)."""
+MAX_MIXED_SEARCH = 2_000
+"""Largest search range when X and Y mix in a polynomial term (``XY``): every pair is
+looked at in the float pass, about 1.5 s here at this range."""
 EXHAUSTIVE_PAIRS = 250_000
 """Most (X, Y) pairs tried one by one when X and Y mix outside a polynomial."""
 
@@ -315,8 +320,8 @@ def solve(
     """Search X (and Y) for this hand exactly; see the module docstring for the order."""
     check_hand_size(len(cards), rules)
     check_v(v)
-    if search < 1:
-        raise HandError(f"the search range must be at least 1, got {search}")
+    if not 1 <= search <= MAX_SEARCH:
+        raise HandError(f"the search range must be from 1 to {MAX_SEARCH}, got {search}")
     hand = _Hand(cards, v)
     xs = x_order(search)
     ys = list(range(1, search + 1)) if hand.uses_y else []
@@ -342,6 +347,9 @@ def solve(
         return _search_exhaustive(hand, a, b, mixed, common)
     if not mixed:
         return _search_separable(a, b, common)
+    if search > MAX_MIXED_SEARCH:
+        raise HandError(f"X and Y are multiplied together, so every pair is looked at: use a "
+                        f"search range of at most {MAX_MIXED_SEARCH}")
     return _search_mixed(hand, a, b, mixed, common)
 
 

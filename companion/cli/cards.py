@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from companion.cardmath.solver import MAX_SEARCH
+
 if TYPE_CHECKING:
     from companion.cardmath.catalogue import Card
     from companion.cardmath.hand import HandResult, HandRules
@@ -38,16 +40,20 @@ def exact_number(text: str) -> Fraction:
         raise argparse.ArgumentTypeError(f"{error} (use e.g. 2, -3, 12.5 or 25/3)") from None
 
 
-def whole_number(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``low``."""
+def whole_number(low: int, high: int = 10**6) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
 
     def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        digits = text.strip().lstrip("+-")
+        if not digits.isdigit() or not digits.isascii():
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number")
+        if len(digits) > len(str(high)):
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is too large (at most {high})")
+        value = int(text)
         if value < low:
             raise argparse.ArgumentTypeError(f"{value} is too small (at least {low})")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"{value} is too large (at most {high})")
         return value
 
     return convert
@@ -68,8 +74,9 @@ def register(subcommands: Any) -> None:
         "solve", help="find every X making 21 and the best total",
         description="Search X (and Y) for totals of exactly 21 and the best valid total.",
     )
-    solve.add_argument("--range", type=whole_number(1), default=1000, dest="search",
-                       help="search 1 <= |X| <= RANGE (and 1 <= Y <= RANGE); default 1000")
+    solve.add_argument("--range", type=whole_number(1, MAX_SEARCH), default=1000, dest="search",
+                       help=f"search 1 <= |X| <= RANGE (and 1 <= Y <= RANGE); default 1000, "
+                            f"at most {MAX_SEARCH}")
     _common(solve)
     solve.set_defaults(handler=run_solve)
 
@@ -146,13 +153,14 @@ def describe_hand(cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int
     from companion.games.x21.table import fraction_text
 
     used = set().union(*(card.expression.variables for card in cards if card.expression))
-    values = [f"X = {fraction_text(x)}"]
+    values = [f"X = {fraction_text(x)}"] if "X" in used else []
     if y is not None:
         values.append(f"Y = {fraction_text(y)}")
     if "V" in used:
         values.append(f"V = {v}")
     names = ", ".join(card.text for card in cards)
-    return f"Hand {names} (N = {len(cards)}) with {', '.join(values)}"
+    with_values = f" with {', '.join(values)}" if values else ""
+    return f"Hand {names} (N = {len(cards)}){with_values}"
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -167,6 +175,8 @@ def run_check(args: argparse.Namespace) -> int:
     rules = _rules(args)
     x, y = args.x, args.y
     chosen = ""
+    if x is None and not any(e.variables & {"X", "Y"} for e in expressions):
+        x = Fraction(1)  # no card uses X or Y: any X gives the same total
     if x is None:
         best = solve(expressions, v=args.v, rules=rules).best
         if best is None:

@@ -60,9 +60,10 @@ def number(data: Mapping[str, Any], key: str) -> Fraction:
 
 
 def fraction_text(value: Fraction) -> str:
-    """A number as a person writes it: ``21``, ``12.5``, ``7/3`` (or ``~8.03469e+59`` when long).
+    """A number as a person writes it: ``21``, ``12.5``, ``7/3`` (``~8.03469e+59`` when long).
 
-    >>> fraction_text(Fraction(25, 2)), fraction_text(Fraction(7, 3)), fraction_text(Fraction(2**199))
+    >>> long = Fraction(2**199)
+    >>> fraction_text(Fraction(25, 2)), fraction_text(Fraction(7, 3)), fraction_text(long)
     ('12.5', '7/3', '~8.03469e+59')
     """
     return decimal_text(value) or readable(value)
