@@ -8,11 +8,11 @@ inside the handlers so that building the command parser stays light.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 from typing import Any
 
+from companion.cli.output import print_json
 from companion.errors import DeviceError
 
 
@@ -63,7 +63,7 @@ def run_dice(args: argparse.Namespace) -> int:
     image = read_image(args.image)
     dice = find_dice(image, dark=args.dark)
     if args.json:
-        print(json.dumps({"dice": [die.to_json() for die in dice]}))
+        print_json({"dice": [die.to_json() for die in dice]})
         return 0
     if not dice:
         print(f"{args.image}: no dice found")

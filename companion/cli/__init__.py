@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ COMMAND_MODULES = (
     "companion.cli.cards",
     "companion.cli.demo",
     "companion.cli.referee",
+    "companion.cli.store",
     "hardware.cli",
     "vision.teach_cli",
     "vision.dice_cli",
@@ -55,6 +57,9 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):  # a name the terminal cannot show is escaped
+            stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
         code: int = args.handler(args)
