@@ -255,8 +255,9 @@ def _xy(x: Fraction, y: Fraction | None) -> str:
 
 def solve_summary(solution: Solution, limit: int = 12) -> str:
     """One line listing the assignments that make 21 (the first ``limit`` of them)."""
-    found = [_xy(a.x, a.y) for a in solution.twentyone]
+    found = [_xy(a.x, a.y) for a in solution.twentyone[:limit]]
     if not found:
         return "No X in the range makes exactly 21."
-    more = f" ... and {len(found) - limit} more" if len(found) > limit else ""
-    return f"Exactly 21 with: {'; '.join(found[:limit])}{more}"
+    extra = len(solution.twentyone) - limit
+    more = f" ... and {extra} more" if extra > 0 else ""
+    return f"Exactly 21 with: {'; '.join(found)}{more}"
