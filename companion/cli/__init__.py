@@ -40,7 +40,16 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, like every other error."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {one_line(message)}\n")
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with its line breaks written as ``\n``, so an error stays on one line.
+
+    >>> print(one_line("unknown name 'a" + chr(10) + "b'"))
+    unknown name 'a\nb'
+    """
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def build_parser() -> Parser:
@@ -67,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CompanionError, OSError) as error:
         if isinstance(error, BrokenPipeError):
             return _reader_went_away()
-        print(f"companion {args.command}: error: {error}", file=sys.stderr)
+        print(f"companion {args.command}: error: {one_line(str(error))}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         return 130
@@ -75,7 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get(DEBUG_ENV):
             raise
         print(
-            f"companion {args.command}: internal error: {type(error).__name__}: {error}"
+            f"companion {args.command}: internal error: {type(error).__name__}: "
+            f"{one_line(str(error))}"
             f" (run with {DEBUG_ENV}=1 for details)",
             file=sys.stderr,
         )

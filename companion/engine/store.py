@@ -128,6 +128,8 @@ class Store(Closing):
             return self._db.execute(query, arguments).fetchall()
         except sqlite3.DatabaseError as error:
             raise damaged(self.path, error) from None
+        except UnicodeDecodeError:
+            raise damaged(self.path, "a text that is not UTF-8") from None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
