@@ -50,6 +50,7 @@ HOSTILE_NUMBERS = ["0", "-0", "nan", "inf", "-inf", "1e999999999", "1e-999999999
 numbers = st.one_of(st.sampled_from(HOSTILE_NUMBERS), st.integers(-10**6, 10**6).map(str),
                     st.fractions(max_denominator=1000).map(str), st.floats().map(repr),
                     st.text(max_size=8))
+CARD_CHARACTERS = "XYNV0123456789.+-*/^()[]! ²³⁻¹÷½\N{MULTIPLICATION SIGN}\N{MINUS SIGN}"
 CARD_WORDS = ["X", "Y", "N", "V", "2", "7", "0.5", "½", "1000", "99999", "X²", "X⁻¹", "X¹⁰",
               "Xth prime", "Fib(X)", "Sum of factors(X)", "Xth digit of pi", "Xth digit of e",
               "Xth triangle", "fib", "prime", "x21-001", "ace-spades"]
@@ -71,7 +72,7 @@ def expressions() -> st.SearchStrategy[str]:
 
 
 cards = st.one_of(expressions(), st.sampled_from(CARD_WORDS),
-                  st.text(alphabet="XYNV0123456789.+-*/^()[]! ²³⁻¹×÷−½", max_size=24),
+                  st.text(alphabet=CARD_CHARACTERS, max_size=24),
                   st.text(max_size=12))
 json_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=6)),
