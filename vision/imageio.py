@@ -3,8 +3,8 @@
 Sizes are bounded before anything is decoded whole: a file over ``MAX_IMAGE_BYTES``,
 or whose header (PNG, JPEG) declares more than ``MAX_IMAGE_PIXELS``, is refused
 (OpenCV is given the same bound for the other formats, see :mod:`vision`). An image
-over ``WORK_PIXELS`` is reduced (a JPEG while it is decoded) to fit, which keeps
-memory well under 1 GB. An image under ``MIN_SIDE`` pixels on a side, or thinner
+over ``WORK_PIXELS`` is reduced to fit once decoded (at most 150 MB while decoding),
+which keeps memory well under 1 GB. An image under ``MIN_SIDE`` pixels on a side, or thinner
 than 1 : ``MAX_ASPECT``, cannot show a card and is refused.
 """
 
@@ -47,11 +47,8 @@ def read_image(path: str | os.PathLike[str]) -> np.ndarray:
     size = declared_size(data[:65_536].tobytes())
     if size is not None:
         _check_size(path, *size)
-    flags = cv2.IMREAD_COLOR
-    if size is not None and data[:2].tobytes() == b"\xff\xd8":
-        flags = _reduced_jpeg_flag(size[0] * size[1])
     try:
-        image = cv2.imdecode(data, flags) if data.size else None
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     except cv2.error:
         image = None
     if image is None:
@@ -73,15 +70,6 @@ def _check_size(path: str | os.PathLike[str], width: int, height: int) -> None:
     if min(width, height) < MIN_SIDE or max(width, height) > MAX_ASPECT * min(width, height):
         raise ImageError(f"{path}: {width}x{height} pixels is too small or too thin to show a "
                          f"card (at least {MIN_SIDE} px a side, at most {MAX_ASPECT}:1)")
-
-
-def _reduced_jpeg_flag(pixels: int) -> int:
-    """The JPEG decoding flag that brings ``pixels`` down to ``WORK_PIXELS`` or just over."""
-    for factor, flag in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
-                         (2, cv2.IMREAD_REDUCED_COLOR_2)):
-        if pixels / (factor * factor) >= WORK_PIXELS:
-            return int(flag)
-    return int(cv2.IMREAD_COLOR)
 
 
 def declared_size(head: bytes) -> tuple[int, int] | None:

@@ -113,7 +113,7 @@ def check_value(value: Fraction, what: str) -> Fraction:
 
 
 def scientific(value: Fraction, digits: int = 6) -> str:
-    """``value`` to ``digits`` significant digits, as ``1.23457e+5000`` (any size, cheap).
+    """``value`` cut to ``digits`` significant digits, as ``1.23456e+5000`` (any size, cheap).
 
     >>> scientific(Fraction(2) ** 100), scientific(Fraction(-1, 3)), scientific(Fraction(0))
     ('1.26765e+30', '-3.33333e-01', '0')
