@@ -266,3 +266,16 @@ def test_file_errors_name_the_line_and_key(change: tuple[str, str], message: str
 def test_missing_layout_file_is_a_companion_error(tmp_path: Path) -> None:
     with pytest.raises(CompanionError, match=r"nowhere\.toml: no such layout file"):
         TableLayout.load(tmp_path / "nowhere.toml")
+
+
+HOSTILE_NAMES = ['say "cheese"', "back\\slash", "two\nlines", "tab\there", "zoë ☕ 名前",
+                 "'single'", "[[zone]]", "# not a comment", "\u0001"]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_layout_with_hostile_names_is_read_back_identically(name: str, tmp_path: Path) -> None:
+    zones = (Zone.rectangle(name, 0, 0, 100, 50, kind=name), Zone.rectangle("plain", 0, 60, 5, 5))
+    layout = TableLayout(name, 800, 500.5, zones)
+    path = tmp_path / "hostile.toml"
+    layout.save(path)
+    assert TableLayout.load(path) == layout
