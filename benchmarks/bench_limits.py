@@ -2,7 +2,8 @@
 
 Each case is the largest (or most hostile) input a bound lets through, or one it
 refuses, run once in a fresh process through the real ``companion`` command, with
-its wall time and peak resident memory (the child's own ``ru_maxrss``). Goal: every
+its wall time and peak resident memory (the child's own ``VmHWM``: Linux keeps
+``ru_maxrss`` across exec, so it would count this process too). Goal: every
 command answers any input within 10 s here and under 1 GB.
 """
 
@@ -40,12 +41,13 @@ def cases(folder: Path) -> dict[str, list[str]]:
 
 
 MEASURED = """
-import resource, sys
+import sys
 from companion.cli import main
 try:
     code = main(sys.argv[1:])
 finally:
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+    status = open("/proc/self/status").read().split("VmHWM:")[1]
+    print(status.split()[0], file=sys.stderr)
 sys.exit(code)
 """
 
