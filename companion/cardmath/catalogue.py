@@ -32,17 +32,19 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
 
 from companion.cardmath.expr import Expr, parse
-from companion.config import parse_toml, read_toml_text
+from companion.config import read_toml_text
 from companion.errors import CatalogueError, CompanionError, ExpressionError
 from companion.paths import data_dir
 from companion.playing_cards import JOKER, RANKS, SUITS
+from companion.schema import load_toml
 
 SETS = ("core", "limited", "celebrity", "standard")
 BUILTIN = ("standard", "21x")
-_KEYS = {"id", "text", "expression", "level", "icons", "set", "rank", "suit"}
 _CARD_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]", re.MULTILINE)
 
 
@@ -135,26 +137,38 @@ def load_catalogue(path: str | Path) -> Catalogue:
     return parse_catalogue(text, str(path))
 
 
+class CardEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """One ``[[card]]`` table as written (checked for types and ranges by msgspec)."""
+
+    id: Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S")]
+    text: Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S")]
+    expression: str | None = None
+    level: Annotated[int, msgspec.Meta(ge=1, le=3)] | None = None
+    icons: Annotated[int, msgspec.Meta(ge=0, le=99)] | None = None
+    set: Literal["core", "limited", "celebrity", "standard"] = "core"
+    rank: str | None = None
+    suit: str | None = None
+
+
+class CatalogueFile(msgspec.Struct, forbid_unknown_fields=True):
+    """A catalogue file: its ``[[card]]`` tables (and an optional ``[deck]`` description)."""
+
+    card: list[CardEntry] = msgspec.field(default_factory=list)
+    deck: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
 def parse_catalogue(text: str, name: str) -> Catalogue:
     """A catalogue from TOML ``text``; ``name`` is used in error messages."""
-    document = parse_toml(text, path=name, error=CatalogueError)
-    unknown = set(document) - {"card", "deck"}
-    if unknown:
-        raise CatalogueError(f"unknown top-level key(s) {sorted(unknown)}", path=name)
-    entries = document.get("card", [])
-    if not isinstance(entries, list):
-        raise CatalogueError("'card' must be an array of tables: use [[card]]", path=name)
+    document = load_toml(text, CatalogueFile, path=name, error=CatalogueError)
     header_lines = [text.count("\n", 0, m.start()) + 1 for m in _CARD_HEADER.finditer(text)]
     cards: list[Card] = []
     seen: dict[str, int | None] = {}
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(document.card):
         line = header_lines[index] if index < len(header_lines) else None
         try:
             card = _card(entry)
         except CompanionError as error:
             message = getattr(error, "message", str(error))
-            if not message.startswith("card "):
-                message = f"card {index + 1}: {message}"
             raise CatalogueError(message, path=name, line=line) from None
         if card.id in seen:
             first = seen[card.id]
@@ -166,55 +180,27 @@ def parse_catalogue(text: str, name: str) -> Catalogue:
     return Catalogue(cards, name=name)
 
 
-def _card(entry: Any) -> Card:
-    """One ``[[card]]`` table, validated."""
-    if not isinstance(entry, dict):
-        raise CatalogueError("a card must be a table")
-    unknown = set(entry) - _KEYS
-    if unknown:
-        raise CatalogueError(f"unknown key(s) {sorted(unknown)}")
-    card_id, text = entry.get("id"), entry.get("text")
-    if not isinstance(card_id, str) or not card_id.strip():
-        raise CatalogueError("missing or empty 'id'")
-    if not isinstance(text, str) or not text.strip():
-        raise CatalogueError(f"card {card_id!r} has no 'text'")
-    card_set = entry.get("set", "core")
-    if card_set not in SETS:
-        raise CatalogueError(f"card {card_id!r}: set must be one of {', '.join(SETS)}")
-    level = _optional_int(entry, "level", card_id, low=1, high=3)
-    icons = _optional_int(entry, "icons", card_id, low=0, high=99)
-    rank, suit = entry.get("rank"), entry.get("suit")
+def _card(entry: CardEntry) -> Card:
+    """One ``[[card]]`` table: the checks a schema cannot make, and its expression parsed."""
+    card_id = entry.id
     expression: Expr | None = None
-    if card_set == "standard":
-        if rank != JOKER and (rank not in RANKS or suit not in SUITS):
+    if entry.set == "standard":
+        if entry.rank != JOKER and (entry.rank not in RANKS or entry.suit not in SUITS):
             raise CatalogueError(
                 f"card {card_id!r}: a standard card needs rank A..K and suit c d h s (or rank JK)"
             )
-        if "expression" in entry:
+        if entry.expression is not None:
             raise CatalogueError(f"card {card_id!r}: standard cards have no expression")
     else:
-        if rank is not None or suit is not None:
+        if entry.rank is not None or entry.suit is not None:
             raise CatalogueError(f"card {card_id!r}: only standard cards have rank and suit")
-        source = entry.get("expression", text)
-        if not isinstance(source, str):
-            raise CatalogueError(f"card {card_id!r}: 'expression' must be text")
         try:
-            expression = parse(source)
+            expression = parse(entry.text if entry.expression is None else entry.expression)
         except ExpressionError as error:
             raise CatalogueError(f"card {card_id!r}: {error}") from None
-    if icons is None:
-        icons = level or 0
-    return Card(id=card_id, text=text, expression=expression, icons=icons, set=card_set,
-                rank=rank, suit=suit, level=level)
-
-
-def _optional_int(entry: dict[str, Any], key: str, card_id: str, low: int, high: int) -> int | None:
-    value = entry.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise CatalogueError(f"card {card_id!r}: {key} must be a whole number {low}..{high}")
-    return value
+    icons = entry.icons if entry.icons is not None else entry.level or 0
+    return Card(id=card_id, text=entry.text, expression=expression, icons=icons, set=entry.set,
+                rank=entry.rank, suit=entry.suit, level=entry.level)
 
 
 def builtin(name: str) -> Catalogue:
