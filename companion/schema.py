@@ -62,14 +62,14 @@ def line_of(text: str, steps: list[tuple[str, int | None]]) -> int | None:
     start, found, table = 0, None, ""
     for position, (key, index) in enumerate(steps):
         if index is not None:
-            header = re.compile(rf"^\s*\[\[\s*{re.escape(table)}\s*\]\]")
-            matches = [n for n in range(start, len(lines)) if header.match(lines[n])]
-            if index < len(matches):
-                start = found = matches[index]
             continue
         table = f"{table}.{key}" if table else key
-        next_is_index = position + 1 < len(steps) and steps[position + 1][1] is not None
-        if next_is_index:
+        following = steps[position + 1][1] if position + 1 < len(steps) else None
+        header = re.compile(rf"^\s*\[\[\s*{re.escape(table)}\s*\]\]")
+        headers = [n for n in range(start, len(lines)) if header.match(lines[n])]
+        if following is not None and headers:
+            if following < len(headers):
+                start = found = headers[following]
             continue
         pattern = re.compile(rf"^\s*(\[\s*{re.escape(table)}\s*\]|{re.escape(key)}\s*=)")
         for number in range(start, len(lines)):

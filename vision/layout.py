@@ -25,16 +25,17 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
+import msgspec
 import numpy as np
 
 from companion.config import parse_toml, read_toml_text
 from companion.errors import LocatedError
+from companion.schema import convert, line_of
 
 Point = tuple[float, float]
 
@@ -311,147 +312,76 @@ def _points(points: Iterable[Point]) -> list[list[int | float]]:
     return [[_number(x), _number(y)] for x, y in points]
 
 
+NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
+Positive = Annotated[float, msgspec.Meta(gt=0)]
+Pair = tuple[float, float]
+
+
+class ZoneEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """One ``[[zone]]`` table as written: a polygon or a rect ``[x, y, width, height]``."""
+
+    name: NonEmpty
+    kind: NonEmpty = "area"
+    polygon: list[Pair] | None = None
+    rect: tuple[float, float, Positive, Positive] | None = None
+
+
+class CalibrationEntry(msgspec.Struct, forbid_unknown_fields=True):
+    """The ``[calibration]`` table: image pixels and the table points (mm) they show."""
+
+    image: list[Pair]
+    table: list[Pair]
+
+
+class LayoutFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A layout file as written (types and ranges checked by msgspec)."""
+
+    name: NonEmpty = "table"
+    width: Positive
+    height: Positive
+    calibration: CalibrationEntry | None = None
+    zone: Annotated[list[ZoneEntry], msgspec.Meta(min_length=1)]
+
+
 class _Reader:
-    """Turns a parsed TOML document into a layout, naming key and line in every error."""
+    """Turns a checked layout file into a layout, naming key and line in every error."""
 
     def __init__(self, text: str, path: str) -> None:
-        self.lines = text.splitlines()
+        self.text = text
         self.path = path
 
-    def error(self, message: str, *, near: str | None = None, after: int = 0) -> LayoutError:
-        return LayoutError(
-            message, path=self.path, line=self.line_of(near, after) if near else None
-        )
-
-    def line_of(self, pattern: str, after: int = 0) -> int | None:
-        """The 1-based number of the first line from ``after`` that matches ``pattern``."""
-        compiled = re.compile(pattern)
-        for number, line in enumerate(self.lines[after:], start=after + 1):
-            if compiled.search(line.split("#", 1)[0]):
-                return number
-        return None
+    def error(self, message: str, *steps: tuple[str, int | None]) -> LayoutError:
+        return LayoutError(message, path=self.path, line=line_of(self.text, list(steps)))
 
     def layout(self, document: dict[str, Any]) -> TableLayout:
-        known = {"name", "width", "height", "calibration", "zone"}
-        for key in document:
-            if key not in known:
-                raise self.error(
-                    f"unknown key {key!r} (expected one of {', '.join(sorted(known))})",
-                    near=rf"^\s*\[*\s*{re.escape(key)}\b",
-                )
-        name = document.get("name", "table")
-        if not isinstance(name, str) or not name:
-            raise self.error("'name' must be a non-empty string", near=r"^\s*name\s*=")
-        width = self.size(document, "width")
-        height = self.size(document, "height")
-        zones = self.zones(document.get("zone", []))
-        calibration = self.calibration(document.get("calibration"))
+        entry = convert(document, LayoutFile, text=self.text, path=self.path, error=LayoutError)
+        zones = tuple(self.zone(zone, number) for number, zone in enumerate(entry.zone))
+        calibration = self.calibration(entry.calibration)
         try:
-            return TableLayout(name, width, height, zones, calibration)
+            return TableLayout(entry.name, entry.width, entry.height, zones, calibration)
         except LayoutError as error:
-            raise self.error(error.message, near=r"^\s*\[\[zone\]\]") from None
+            raise self.error(error.message, ("zone", None), ("", 0)) from None
 
-    def size(self, document: dict[str, Any], key: str) -> float:
-        if key not in document:
-            raise self.error(f"missing key {key!r} (table size in mm)")
-        value = document[key]
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-            raise self.error(
-                f"{key!r} must be a positive number of mm, not {value!r}", near=rf"^\s*{key}\s*="
-            )
-        return float(value)
+    def zone(self, entry: ZoneEntry, number: int) -> Zone:
+        where = ("zone", None), ("", number)
+        if (entry.polygon is None) == (entry.rect is None):
+            raise self.error(f"zone {entry.name!r}: give exactly one of 'polygon' or 'rect'",
+                             *where)
+        if entry.rect is not None:
+            return Zone.rectangle(entry.name, *entry.rect, kind=entry.kind)
+        corners = tuple(entry.polygon or ())
+        if len(corners) < 3 or not all(map(math.isfinite, (v for p in corners for v in p))):
+            raise self.error(f"zone {entry.name!r}: 'polygon' needs at least 3 corners "
+                             "[[x, y], ...]", *where, ("polygon", None))
+        return Zone(entry.name, corners, entry.kind)
 
-    def zones(self, tables: Any) -> tuple[Zone, ...]:
-        if not isinstance(tables, list) or not tables:
-            raise self.error("a layout needs at least one [[zone]]")
-        zones = []
-        header = 0
-        for number, table in enumerate(tables, start=1):
-            header = self.line_of(r"^\s*\[\[zone\]\]", header) or header
-            zones.append(self.zone(table, number, header))
-        return tuple(zones)
-
-    def zone(self, table: Any, number: int, header: int) -> Zone:
-        where = f"zone #{number}"
-        if not isinstance(table, dict):
-            raise self.error(f"{where} must be a table", near=r"zone", after=header - 1)
-        allowed = {"name", "kind", "polygon", "rect"}
-        for key in table:
-            if key not in allowed:
-                raise self.error(
-                    f"{where}: unknown key {key!r} (expected name, kind, polygon or rect)",
-                    near=rf"^\s*{re.escape(key)}\s*=",
-                    after=header,
-                )
-        name = table.get("name")
-        if not isinstance(name, str) or not name:
-            raise self.error(
-                f"{where}: 'name' must be a non-empty string",
-                near=r"^\s*(name\s*=|\[\[zone\]\])",
-                after=max(header - 1, 0),
-            )
-        where = f"zone {name!r}"
-        kind = table.get("kind", "area")
-        if not isinstance(kind, str) or not kind:
-            raise self.error(
-                f"{where}: 'kind' must be a non-empty string", near=r"^\s*kind\s*=", after=header
-            )
-        if ("polygon" in table) == ("rect" in table):
-            raise self.error(
-                f"{where}: give exactly one of 'polygon' or 'rect'",
-                near=r"^\s*name\s*=",
-                after=header,
-            )
-        if "rect" in table:
-            rect = table["rect"]
-            if (
-                not isinstance(rect, list)
-                or len(rect) != 4
-                or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in rect)
-                or rect[2] <= 0
-                or rect[3] <= 0
-            ):
-                raise self.error(
-                    f"{where}: 'rect' must be [x, y, width, height] with positive size",
-                    near=r"^\s*rect\s*=",
-                    after=header,
-                )
-            x, y, width, height = (float(v) for v in rect)
-            return Zone.rectangle(name, x, y, width, height, kind)
-        polygon = table["polygon"]
-        try:
-            corners = (
-                tuple(_point(p, "a polygon corner") for p in polygon)
-                if isinstance(polygon, list)
-                else ()
-            )
-        except LayoutError as error:
-            raise self.error(
-                f"{where}: {error.message}", near=r"^\s*polygon\s*=", after=header
-            ) from None
-        if len(corners) < 3:
-            raise self.error(
-                f"{where}: 'polygon' needs at least 3 corners [[x, y], ...]",
-                near=r"^\s*polygon\s*=",
-                after=header,
-            )
-        return Zone(name, corners, kind)
-
-    def calibration(self, table: Any) -> Calibration | None:
-        if table is None:
+    def calibration(self, entry: CalibrationEntry | None) -> Calibration | None:
+        if entry is None:
             return None
-        near = r"^\s*\[calibration\]"
-        if not isinstance(table, dict) or set(table) != {"image", "table"}:
-            raise self.error(
-                "[calibration] needs exactly 'image' and 'table' point lists", near=near
-            )
-        image, points = table["image"], table["table"]
-        if not isinstance(image, list) or not isinstance(points, list):
-            raise self.error("[calibration] 'image' and 'table' must be lists of [x, y]", near=near)
         try:
-            return Calibration.from_points(image, points)
+            return Calibration.from_points(entry.image, entry.table)
         except LayoutError as error:
-            raise self.error(f"[calibration]: {error.message}", near=near) from None
+            raise self.error(f"[calibration]: {error.message}", ("calibration", None)) from None
 
 
 # --- default layouts ------------------------------------------------------------------

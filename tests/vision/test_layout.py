@@ -226,7 +226,7 @@ def test_a_hand_written_file_loads() -> None:
     [
         (
             ("rect = [300, 150, 200, 200]", "rect = [300, 150, -2, 200]"),
-            "kitchen.toml:12: zone 'trick': 'rect'",
+            "kitchen.toml:12: zone[0].rect[2]: Expected `float` > 0.0",
         ),
         (
             (
@@ -237,21 +237,21 @@ def test_a_hand_written_file_loads() -> None:
         ),
         (
             ("polygon = [[0, 350]", "polygon = [[0, 'x']"),
-            "kitchen.toml:17: zone 'ann': a polygon corner",
+            "kitchen.toml:17: zone[1].polygon[0][1]: Expected `float`, got `str`",
         ),
         (
             ('kind = "player"', 'kind = "player"\ncolour = "red"'),
-            "kitchen.toml:17: zone #2: unknown key 'colour'",
+            "kitchen.toml:17: zone[1].colour: Object contains unknown field `colour`",
         ),
-        (("width = 800", "width = -800"), "kitchen.toml:2: 'width' must be a positive number"),
-        (("width = 800\n", ""), "kitchen.toml: missing key 'width'"),
+        (("width = 800", "width = -800"), "kitchen.toml:2: width: Expected `float` > 0.0"),
+        (("width = 800\n", ""), "kitchen.toml: Object missing required field `width`"),
         (('name = "ann"', 'name = "trick"'), "zone names repeat: trick"),
         (
             ("table = [[0, 0], [800, 0], [800, 500], [0, 500]]", "table = [[0, 0]]"),
             "kitchen.toml:5: [calibration]: calibration needs as many table points",
         ),
         (("height = 500", "height = 500\nheight = 600"), "kitchen.toml:4: invalid TOML"),
-        (("[calibration]", "[calibraton]"), "kitchen.toml:5: unknown key 'calibraton'"),
+        (("[calibration]", "[calibraton]"), "kitchen.toml:5: calibraton: Object contains unknown field `calibraton`"),
     ],
 )
 def test_file_errors_name_the_line_and_key(change: tuple[str, str], message: str) -> None:
