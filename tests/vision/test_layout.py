@@ -251,7 +251,8 @@ def test_a_hand_written_file_loads() -> None:
             "kitchen.toml:5: [calibration]: calibration needs as many table points",
         ),
         (("height = 500", "height = 500\nheight = 600"), "kitchen.toml:4: invalid TOML"),
-        (("[calibration]", "[calibraton]"), "kitchen.toml:5: calibraton: Object contains unknown field `calibraton`"),
+        (("[calibration]", "[calibraton]"),
+         "kitchen.toml:5: calibraton: Object contains unknown field `calibraton`"),
     ],
 )
 def test_file_errors_name_the_line_and_key(change: tuple[str, str], message: str) -> None:
