@@ -68,6 +68,6 @@ def test_the_solver_states_its_range_limits() -> None:
         solve([parse("X")], search=MAX_SEARCH + 1)
     with pytest.raises(HandError, match=f"at most {MAX_MIXED_SEARCH}"):
         solve([parse("X*Y")], search=MAX_MIXED_SEARCH + 1)
-    with pytest.raises(HandError, match="one X at a time .* at most 8695"):
+    with pytest.raises(HandError, match=r"one X at a time .* at most 8695"):
         solve([parse("X!*X")], search=MAX_SEARCH)
     assert solve([parse("X!*X")], search=50).best is not None
