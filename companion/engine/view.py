@@ -27,7 +27,7 @@ class CardView:
     """One public card: its name (catalogue id or playing card), what it reads, its value.
 
     ``value`` is the exact value as a person writes it (``"12"``, ``"5/2"``) where the game
-    gives cards values; ``working`` shows how it was reached (``"6×2 = 12"``).
+    gives cards values; ``working`` shows how it was reached (``"6 x 2 = 12"``).
     """
 
     card: str
