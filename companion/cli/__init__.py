@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "companion.cli.cards",
     "companion.cli.demo",
     "companion.cli.referee",
+    "companion.cli.play",
     "hardware.cli",
     "vision.teach_cli",
     "vision.dice_cli",
