@@ -1,4 +1,4 @@
-"""The conductor and the 21X translator: observations in, logged moves, attention and signals out."""
+"""The conductor and the 21X translator: observations in; moves, attention and signals out."""
 
 from __future__ import annotations
 

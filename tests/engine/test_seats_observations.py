@@ -74,12 +74,12 @@ def test_every_observation_round_trips_through_json(observation: Any) -> None:
 
 
 def test_time_must_not_go_back_and_the_start_comes_first() -> None:
-    with pytest.raises(ObservationError, match="r.jsonl:3: 't' 1.0 goes back before 2.0"):
+    with pytest.raises(ObservationError, match=r"r\.jsonl:3: 't' 1.0 goes back before 2.0"):
         read_recording(START + '\n{"t": 2, "type": "camera", "kind": "lost"}\n'
                        '{"t": 1, "type": "camera", "kind": "back"}', path="r.jsonl")
-    with pytest.raises(ObservationError, match="r.jsonl:1: a recorded game begins with"):
+    with pytest.raises(ObservationError, match=r"r\.jsonl:1: a recorded game begins with"):
         read_recording('{"t": 1, "type": "camera", "kind": "lost"}', path="r.jsonl")
-    with pytest.raises(ObservationError, match="r.jsonl: no start line"):
+    with pytest.raises(ObservationError, match=r"r\.jsonl: no start line"):
         read_recording("\n\n", path="r.jsonl")
 
 
