@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "vision.teach_cli",
     "vision.dice_cli",
     "vision.cards_cli",
+    "ui.doctor",
 )
 
 USAGE_ERROR = 2
