@@ -24,7 +24,10 @@ image-to-table mapping, so zones need no calibration by touch in simulation.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import math
+import os
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -38,7 +41,8 @@ from companion.cardmath.catalogue import builtin
 from companion.errors import CompanionError, DeviceError
 from companion.playing_cards import PlayingCard, UnknownCard
 from vision.camera import Camera, Image
-from vision.layout import CARD_HEIGHT, CARD_WIDTH, Calibration, TableLayout, Zone
+from vision.layout import CARD_HEIGHT, CARD_WIDTH, Calibration, TableLayout, Zone, players_layout
+from vision.profile import PROFILE_VERSION, DeckProfile, ProfileError, decks_dir
 from vision.synthetic import (
     FIELD_OF_VIEW,
     Array,
@@ -55,7 +59,10 @@ from vision.synthetic import (
     camera_homography,
     render_expression_card,
 )
+from vision.teach import face_from_image
 from vision.textures import Kind, Tone, table_texture
+
+log = logging.getLogger(__name__)
 
 #: The CC0 card faces, relative to the repository root (the shared data beside the checkout).
 FACES_DIR = Path(__file__).resolve().parent.parent.parent / "shared/data/cards/faces-cc0"
@@ -465,6 +472,40 @@ def fitting_height(layout: TableLayout, size: tuple[int, int] = (1280, 720)) -> 
     focal = width / 2 / math.tan(math.radians(FIELD_OF_VIEW) / 2)
     needed = max(half_w / (width / 2), half_h / (height / 2)) * focal / 10.0
     return max(DEFAULT_HEIGHT_CM, needed)
+
+
+def simulated_deck(
+    expressions: Mapping[str, ExpressionCard],
+    card_ids: Sequence[str],
+    *,
+    data: str | os.PathLike[str] | None = None,
+) -> DeckProfile:
+    """The taught profile of the 21X cards ``card_ids`` as the simulated table draws them.
+
+    Each card is laid alone on a simulated table and taught from that picture, as an
+    owner teaches a real deck; the profile is kept in the data directory's decks (named
+    after what was taught) so the next start loads it.
+    """
+    unknown = [card for card in card_ids if card not in expressions]
+    if unknown:
+        raise SimulationError(f"no 21X card {unknown[0]!r} to teach")
+    chosen = [expressions[card] for card in card_ids]
+    digest = hashlib.sha1(repr((PROFILE_VERSION, chosen)).encode()).hexdigest()[:12]
+    folder = decks_dir(data) / f"simulated-{digest}"
+    if (folder / "manifest.json").is_file():
+        try:
+            return DeckProfile.load(folder)
+        except ProfileError:
+            log.warning("simulated deck %s is damaged: teaching it again", folder)
+    table = SimulatedTable(players_layout(1, centre=("deck",)), expressions=expressions)
+    faces = {}
+    for card in card_ids:
+        table.clear()
+        table.place(card, "deck")
+        faces[card] = face_from_image(table.clean())
+    profile = DeckProfile(folder.name, faces, "21x")
+    profile.save(folder)
+    return profile
 
 
 @cache
