@@ -162,10 +162,11 @@ class CoverMemory:
 class TableWatcher(Closing):
     """Watches ``camera`` over a calibrated ``layout`` and posts what changes to ``post``.
 
-    ``clock`` stamps frames (the referee's clock, so sightings carry its times);
-    ``max_fps`` keeps a camera that never waits (the simulated table) from taking a whole
-    core. :meth:`start` the thread, :meth:`stop` (or ``with``) to join it; :meth:`process`
-    does one frame on the caller's thread (tests, a headless loop).
+    ``clock`` stamps frames (the referee's clock, so sightings carry its times), ``timer``
+    paces the smoothing and the frame rate (a steady clock); ``max_fps`` keeps a camera
+    that never waits (the simulated table) from taking a whole core. :meth:`start` the
+    thread, :meth:`stop` (or ``with``) to join it; :meth:`process` does one frame on the
+    caller's thread (tests, a headless loop).
     """
 
     def __init__(
@@ -234,7 +235,9 @@ class TableWatcher(Closing):
     # --- the watcher's side -------------------------------------------------------------
 
     def process(self, image: Image, t: float, number: int = 0) -> list[Sighting]:
-        """Read one frame seen at ``t``: post (and return) the sightings it confirms."""
+        """Read one frame seen at ``t`` (on ``clock``): post (and return) the sightings it
+        confirms. Smoothing runs on ``timer`` (steady frame time, whatever the game clock
+        does); a sighting is stamped on ``clock`` when its change began."""
         cards = self.layout.assign(self._memory.update(self.read_cards(image)))
         dice = self._read_dice(image)
         self._latest = Preview(
@@ -243,8 +246,10 @@ class TableWatcher(Closing):
             t,
             number,
         )
-        self._times.append(self._timer())
-        sightings = [_sighting(change) for change in self.smoother.update([*cards, *dice], t)]
+        now = self._timer()
+        self._times.append(now)
+        changes = self.smoother.update([*cards, *dice], now)
+        sightings = [_sighting(change, max(0.0, t - (now - change.t))) for change in changes]
         for sighting in sightings:
             if sighting.kind == "removed":
                 self._memory.forget(sighting.card)
@@ -316,8 +321,8 @@ def _dice_box(layout: TableLayout) -> tuple[int, int, int, int] | None:
     return x0, y0, x1, y1
 
 
-def _sighting(change: TableChange) -> Sighting:
-    return Sighting(kind=change.kind, card=change.card, zone=change.zone, t=change.t,
+def _sighting(change: TableChange, t: float) -> Sighting:
+    return Sighting(kind=change.kind, card=change.card, zone=change.zone, t=t,
                     from_zone=change.from_zone, value=change.value)
 
 

@@ -31,7 +31,7 @@ class Run:
         layout = self.table.layout.calibrated(self.table.calibration())
         self.watcher = TableWatcher(
             self.table, layout, reader or standard_reader(), self.posted.append, self.clock,
-            smoother=Smoother(appear_after=0.2, vanish_after=0.4),
+            smoother=Smoother(appear_after=0.2, vanish_after=0.4), timer=self.clock,
         )
 
     def frames(self, count: int = 4) -> list[tuple[str, str, str | None, int | None]]:
