@@ -96,7 +96,7 @@ def _sighting(state: SolitaireState, seen: Sighting) -> Moves:
     except UnknownCard as error:
         return (), (Ask(f"{seen.card} in {seen.zone or 'no zone'}: {error}", SEAT),)
     if seen.unsure and seen.kind != "removed":
-        return (), (Ask(f"is the card in {seen.zone or 'no zone'} {seen.card}?", SEAT,
+        return (), (Ask(f"the camera is unsure of the card in {seen.zone or 'no zone'}: is it {seen.card}?", SEAT,
                         (Choice(f"yes, {seen.card}", (card_tap(seen.card, seen.zone, seen.t),)),
                          dismiss("no: enter it by touch"))),)
     if seen.kind == "removed":

@@ -80,7 +80,7 @@ def _sighting(state: SoloState, memory: Awaiting, seen: Sighting) -> Translation
                                              " no dice", SEAT),))
     if seen.unsure and seen.kind != "removed":
         return Translation(memory, asks=(Ask(
-            f"is the card in {seen.zone or 'no zone'} {seen.card}?", SEAT,
+            f"the camera is unsure of the card in {seen.zone or 'no zone'}: is it {seen.card}?", SEAT,
             (Choice(f"yes, {seen.card}", (card_tap(seen.card, seen.zone, seen.t),)),
              dismiss("no: enter it by touch"))),))
     if seen.kind == "removed":
