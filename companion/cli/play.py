@@ -3,7 +3,7 @@
 ``companion play GAME --players A,B --camera SPEC`` referees a real table: the camera
 (``auto``, ``picamera2``, a device, or a replayed video or folder) over the game's
 calibrated layout, the wired buttons, and typed entries for what a screen would take
-(:mod:`ui.headless`); each event is printed as it is logged and the game is kept in the store.
+(:mod:`ui.live`); each event is printed as it is logged and the game is kept in the store.
 ``companion play --observations FILE.jsonl`` feeds a recorded game (its first line is the
 start: game, players, seats, options) through the conductor, exactly as the camera, the
 buttons and the screen would at a table, and prints each event as it is logged, each
@@ -66,7 +66,7 @@ def run_play(args: argparse.Namespace) -> int:
 
 def _play_live(args: argparse.Namespace) -> int:
     from companion.engine.observations import TableStart
-    from ui.headless import run_live
+    from ui.live import run_live
 
     if not args.game or not args.players:
         raise ObservationError("with --camera, name the GAME and its --players")
