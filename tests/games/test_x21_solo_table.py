@@ -262,6 +262,19 @@ def test_a_card_the_rules_refuse_is_asked_about_and_the_answer_is_entered(tmp_pa
     assert [e.kind for e in table.referee.events] == ["start", "deal", "deal", "mulligan"]
 
 
+def test_a_card_taken_out_of_the_hand_can_be_told_to_be_a_mulligan(tmp_path: Path) -> None:
+    clock = ManualClock(0.0)
+    table = Conductor.start(Store.open(tmp_path), clock, TableStart(
+        "21x-solo", ("ann",), extra={"deck": DECK, "cards": []}))
+    for observation in (seen("6x", "hand"), seen("2x+4", "hand"), seen("6x", "hand", "removed")):
+        table.post(observation)
+    [item] = table.step().attention
+    assert [choice.label for choice in item.choices] == ["it is still there", "it was a mulligan"]
+    table.resolve(item.id, 1)
+    update = table.step()
+    assert [e.kind for e in update.events] == ["mulligan"] and update.attention == ()
+
+
 def test_the_recorded_game_is_refereed_as_its_example_log(tmp_path: Path) -> None:
     played = play("21x-solo", tmp_path)
     log = example_log("21x-solo")
