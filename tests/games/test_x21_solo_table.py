@@ -130,9 +130,12 @@ def test_moves_follow_the_hand_and_the_deck() -> None:
     assert kinds(dealt("6x")) == ["deal", "mulligan"]
     assert kinds(dealt("6x", "2x+4")) == ["draw", "mulligan", "make21"]
     assert RULES.moves(dealt("6x", "2x+4")).moves[2].detail == {"needs": ["x"], "v": 1}
+    assert RULES.moves(dealt("6x", "2x+4")).unknown == (
+        "which of the 3 face-down deck cards comes next",)
     assert kinds(dealt("6x", "2x+4", "x/2", "prime", "fib")) == ["mulligan", "make21"]
     emptied = do(dealt("6x", "2x+4", "x/2", "prime", "fib"), ("mulligan", {}))
     assert RULES.view(emptied).phase == "reshuffling" and kinds(emptied) == ["reshuffle"]
+    assert RULES.moves(emptied).unknown == ()
     assert RULES.view(emptied).expecting[0].what == "reshuffle"
 
 
