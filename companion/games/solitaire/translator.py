@@ -57,7 +57,7 @@ def zone_column(zone: str | None) -> int | None:
     if zone is None or not zone.startswith(COLUMN_PREFIX):
         return None
     number = zone.removeprefix(COLUMN_PREFIX)
-    return int(number) if number.isdigit() else None
+    return int(number) if number.isdecimal() else None
 
 
 def confirm_read(seen: Sighting, seat: int) -> Ask:
