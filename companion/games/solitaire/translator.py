@@ -57,7 +57,15 @@ def zone_column(zone: str | None) -> int | None:
     if zone is None or not zone.startswith(COLUMN_PREFIX):
         return None
     number = zone.removeprefix(COLUMN_PREFIX)
-    return int(number) if number.isdigit() else None
+    return int(number) if number.isdecimal() else None
+
+
+def confirm_read(seen: Sighting, seat: int) -> Ask:
+    """The question for a card the reader is unsure of: yes enters it as seen."""
+    return Ask(f"the camera is unsure of the card in {seen.zone or 'no zone'}: is it"
+               f" {seen.card}?", seat,
+               (Choice(f"yes, {seen.card}", (card_tap(seen.card, seen.zone, seen.t),)),
+                dismiss("no: enter it by touch")))
 
 
 class SolitaireTranslator:
@@ -96,9 +104,7 @@ def _sighting(state: SolitaireState, seen: Sighting) -> Moves:
     except UnknownCard as error:
         return (), (Ask(f"{seen.card} in {seen.zone or 'no zone'}: {error}", SEAT),)
     if seen.unsure and seen.kind != "removed":
-        return (), (Ask(f"the camera is unsure of the card in {seen.zone or 'no zone'}: is it {seen.card}?", SEAT,
-                        (Choice(f"yes, {seen.card}", (card_tap(seen.card, seen.zone, seen.t),)),
-                         dismiss("no: enter it by touch"))),)
+        return (), (confirm_read(seen, SEAT),)
     if seen.kind == "removed":
         return _taken_up(state, card, seen.zone)
     column = zone_column(seen.zone)

@@ -134,6 +134,8 @@ def solo_moves(state: SoloState) -> PossibleMoves:
         moves.append(Possible("mulligan", player, {"cards": len(state.hand)}))
     if len(state.hand) >= 2:
         moves.append(Possible("make21", player, {"needs": ["x"], "v": state.v}))
-    return PossibleMoves(tuple(moves))
+    taking = any(move.kind in ("deal", "draw") for move in moves)
+    hidden = (f"which of the {len(state.deck)} face-down deck cards comes next",) if taking else ()
+    return PossibleMoves(tuple(moves), hidden)
 
 
