@@ -34,7 +34,16 @@ from companion.engine.observations import DIE, Observation, Sighting, Tap
 from companion.engine.view import Expecting
 from companion.games.solitaire.piles import pile_value
 from companion.games.solitaire.view import SEAT
-from companion.games.translate import Ask, Choice, Submit, Table, Translation, card_tap, dismiss
+from companion.games.translate import (
+    Ask,
+    Choice,
+    Submit,
+    Table,
+    Translation,
+    card_tap,
+    confirm_read,
+    dismiss,
+)
 from companion.playing_cards import PlayingCard, UnknownCard
 
 if TYPE_CHECKING:
@@ -58,14 +67,6 @@ def zone_column(zone: str | None) -> int | None:
         return None
     number = zone.removeprefix(COLUMN_PREFIX)
     return int(number) if number.isdecimal() else None
-
-
-def confirm_read(seen: Sighting, seat: int) -> Ask:
-    """The question for a card the reader is unsure of: yes enters it as seen."""
-    return Ask(f"the camera is unsure of the card in {seen.zone or 'no zone'}: is it"
-               f" {seen.card}?", seat,
-               (Choice(f"yes, {seen.card}", (card_tap(seen.card, seen.zone, seen.t),)),
-                dismiss("no: enter it by touch")))
 
 
 class SolitaireTranslator:

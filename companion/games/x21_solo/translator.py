@@ -32,8 +32,16 @@ from typing import TYPE_CHECKING
 
 from companion.engine.observations import DIE, ButtonPress, Observation, Sighting, Tap
 from companion.engine.view import Expecting
-from companion.games.solitaire.translator import confirm_read
-from companion.games.translate import Ask, Choice, Submit, Table, Translation, card_tap, dismiss
+from companion.games.translate import (
+    Ask,
+    Choice,
+    Submit,
+    Table,
+    Translation,
+    card_tap,
+    confirm_read,
+    dismiss,
+)
 from companion.games.x21_solo.view import SEAT
 
 if TYPE_CHECKING:
