@@ -19,7 +19,7 @@ test: $(STAMP) lint
 	$(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion
+	$(BIN)/ruff check companion vision
 	$(BIN)/mypy
 
 bench: $(STAMP)

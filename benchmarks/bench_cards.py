@@ -6,7 +6,7 @@ would): single photos are scored leave-one-card-out for the taught model, so no
 photo is read by a model taught from it; deals are never taught from.
 
 A far-camera figure tracks reading at 55-80 cm (and 40-55 cm) on a fixed, seeded sample
-of synthetic scenes (:mod:`vision.synthetic`, CC0 faces at 1280x720).
+of synthetic scenes (:mod:`vision.scenes.synthetic`, CC0 faces at 1280x720).
 
 Speed is process CPU time on one core (OpenCV and BLAS limited to one thread) for
 1280x720 frames cut from the deal photos: a full detection from scratch, and the
@@ -42,10 +42,10 @@ from benchmarks.card_sources import (
 from companion.playing_cards import standard_deck
 from vision.cards import CardRecognizer, CardTracker
 from vision.glyphs import GlyphModel
-from vision.glyphs_training import build_model, examples_per_card, model_without
+from vision.training.glyphs import build_model, examples_per_card, model_without
 from vision.imageio import read_image
 from vision.observations import CardObservation
-from vision.synthetic import FaceLibrary, Scene, SceneBuilder
+from vision.scenes.synthetic import FaceLibrary, Scene, SceneBuilder
 
 CARDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
 INDEX_TOLERANCE = 40.0

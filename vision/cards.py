@@ -26,6 +26,7 @@ from vision.index_reader import (
     region_white_level,
     spots_of,
 )
+from vision.light import apply_gains, balance, white_gains
 from vision.observations import CardObservation
 from vision.outline import Quad, find_card_outlines
 
@@ -171,8 +172,9 @@ class CardRecognizer:
         a close-up's glyphs can be too large for the ink window, so the photo is
         read again at a size that makes them about ``GOOD_GLYPH`` pixels, or
         smaller (see ``RETRY_STEP``) while nothing is found. Positions are always in
-        the frame's own pixels.
+        the frame's own pixels. The frame is white-balanced first (:mod:`vision.light`).
         """
+        frame_bgr = balance(frame_bgr)
         if max(frame_bgr.shape[:2]) <= MAX_SIDE:
             return self.recognize_at_scale(frame_bgr)
         factor = MAX_SIDE / max(frame_bgr.shape[:2])
@@ -596,6 +598,7 @@ class CardTracker:
         self.reference: np.ndarray | None = None
         self.reads: list[IndexRead] = []
         self.cards: list[CardObservation] = []
+        self.gains = (1.0, 1.0, 1.0)
         self.full_detections = 0
         self.partial_updates = 0
 
@@ -623,7 +626,8 @@ class CardTracker:
         """Read the whole frame afresh."""
         self.full_detections += 1
         self.reference = thumbnail
-        self.reads, self.cards = self.recognizer.read_at_scale(frame_bgr)
+        self.gains = white_gains(frame_bgr)
+        self.reads, self.cards = self.recognizer.read_at_scale(apply_gains(frame_bgr, self.gains))
         return self.cards
 
     def partial(
@@ -636,6 +640,7 @@ class CardTracker:
         """Re-read the changed areas only (``changed``: the cells where ``thumbnail``
         differs from ``reference``); keep the reads elsewhere."""
         self.partial_updates += 1
+        frame_bgr = apply_gains(frame_bgr, self.gains)
         grow = 2 * (self.margin // self.cell) + 1
         area = cv2.dilate(changed.astype(np.uint8), np.ones((grow, grow), np.uint8))
         count, _, stats, _ = cv2.connectedComponentsWithStats(area)

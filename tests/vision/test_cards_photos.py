@@ -19,7 +19,7 @@ from benchmarks.card_sources import Shot, deal_shots, tally
 from companion.playing_cards import PlayingCard
 from vision.cards import CardRecognizer
 from vision.glyphs import GlyphModel
-from vision.glyphs_training import ExampleSet, examples_per_card, model_without
+from vision.training.glyphs import ExampleSet, examples_per_card, model_without
 from vision.imageio import read_image
 
 TAUGHT_VARIANTS = 8
