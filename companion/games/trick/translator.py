@@ -106,7 +106,7 @@ class TrickTranslator:
             if memory.pending and _ends_pending(table.state, memory, observation):
                 return _after_flush(table, memory, observation)
             return _sighting(table, memory, observation)
-        if isinstance(observation, Tap) and memory.pending:
+        if isinstance(observation, Tap | ButtonPress) and memory.pending:
             return _after_flush(table, memory, observation)
         if isinstance(observation, ButtonPress):
             return _button(table, memory, observation)
@@ -128,15 +128,20 @@ def _ends_pending(state: TrickState, memory: TrickMemory, seen: Sighting) -> boo
 
 
 def _after_flush(table: Table, memory: TrickMemory,
-                 observation: Sighting | Tap) -> Translation[TrickMemory]:
-    """The pending play ended by an observation elsewhere, then that observation."""
+                 observation: Sighting | Tap | ButtonPress) -> Translation[TrickMemory]:
+    """The pending play ended by an observation elsewhere, then that observation (a press
+    of the playing seat's button, or the referee's, only ends the play)."""
     flushed, state = _flush(table, memory)
-    after = replace(table, state=state)
     cleared = replace(memory, pending=(), pending_seat=None)
+    if isinstance(observation, ButtonPress) and observation.seat in (memory.pending_seat, None):
+        return Translation(cleared, flushed)
+    after = replace(table, state=state)
     if isinstance(observation, Sighting):
         rest = _sighting(after, cleared, observation)
-    else:
+    elif isinstance(observation, Tap):
         rest = _tap(after, cleared, observation)
+    else:
+        rest = _button(after, cleared, observation)
     return replace(rest, moves=(*flushed, *rest.moves))
 
 
@@ -258,9 +263,6 @@ def _revealed(table: Table, memory: TrickMemory, seat: int,
 
 def _button(table: Table, memory: TrickMemory, press: ButtonPress) -> Translation[TrickMemory]:
     state: TrickState = table.state
-    if memory.pending and press.seat in (memory.pending_seat, None):
-        moves, _ = _flush(table, memory)
-        return Translation(replace(memory, pending=(), pending_seat=None), moves)
     if press.seat is None:
         if state.phase == DEAL and state.hands is None:
             return Translation(memory, (Submit("deal"),))
