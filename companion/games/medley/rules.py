@@ -52,6 +52,7 @@ from companion.engine.timers import (
     logged_timer_event,
     refuse_after_time,
 )
+from companion.engine.view import GameView
 from companion.errors import IllegalMove
 from companion.games.base import check_option_keys, event_card, option, solo_start
 from companion.games.medley.claims import resolve_claim
@@ -64,7 +65,7 @@ from companion.games.medley.solver import (
     iter_combinations,
     solve,
 )
-from companion.games.moves import MoveTable, TimerMove
+from companion.games.moves import MoveTable, PossibleMoves, TimerMove
 from companion.playing_cards import JOKER, PlayingCard, UnknownCard, standard_deck
 
 CELLS = 9
@@ -268,6 +269,18 @@ class MedleyRules:
         if state.over or state.countdown is None:
             return []
         return state.countdown.due(TIMER, now)
+
+    def view(self, state: MedleyState) -> GameView:
+        """What a screen shows (:mod:`companion.games.medley.view`)."""
+        from companion.games.medley.view import medley_view  # the view reads these rules
+
+        return medley_view(state, self.name)
+
+    def moves(self, state: MedleyState) -> PossibleMoves:
+        """Deals, the roll, every valid combination and the free corner spots."""
+        from companion.games.medley.view import medley_moves
+
+        return medley_moves(state)
 
     def summary(self, state: MedleyState) -> dict[str, Any]:
         """The outcome (``ended``: won, blocked or timeout) and the table at a glance."""
