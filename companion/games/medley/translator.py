@@ -39,8 +39,8 @@ from typing import Any
 
 from companion.engine.observations import DIE, ButtonPress, Observation, Sighting, Tap
 from companion.engine.view import Expecting
+from companion.games.medley.lifted import arrangements
 from companion.games.medley.rules import MedleyState
-from companion.games.medley.solver import Combination, solve
 from companion.games.translate import Ask, Choice, Submit, Table, Translation, card_tap, dismiss
 
 TOLD = ("claim", "roll", "draw")
@@ -196,20 +196,12 @@ def _elsewhere(table: Table, memory: MedleyMemory, seen: Sighting) -> Translatio
            for zone in gaps or free), dismiss())),))
 
 
-def combinations_lifted(state: MedleyState, slots: frozenset[str]) -> list[Combination]:
-    """Every valid combination making the target that uses exactly the cards in ``slots``."""
-    if not state.ready or state.target is None:
-        return []
-    found = solve(state.board(), state.target, state.options.combinations)
-    return [combination for combination in found if combination.slots == slots]
-
-
 def _judge(table: Table, memory: MedleyMemory, t: float) -> Translation[MedleyMemory]:
     """The lifted cards as a claim: taken when one combination fits, else asked."""
     state: MedleyState = table.state
     slots = frozenset(memory.lifted)
     cards = " ".join(_card_at(state, slot) for slot in sorted(slots))
-    found = combinations_lifted(state, slots)
+    found = arrangements(state, slots)
     cleared = replace(memory, lifted=())
     if len(found) == 1:
         return Translation(cleared, (Submit("claim", {"expression": found[0].expression}),))
