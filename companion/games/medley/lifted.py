@@ -35,9 +35,12 @@ from companion.games.medley.solver import (
     solve,
 )
 
-MAX_ARRANGED = 7
-"""The most lifted cards whose every arrangement is tried; above that the solver's one
-combination of the set is taken (more than seven cards in one claim is very rare)."""
+MAX_WORK = 200_000
+"""The most arrangements tried (value choices x splits x signs, counted high); past that
+(many lifted cards, two jokers and corner cards at once) the solver's one combination of
+the set is taken."""
+BELL = (1, 1, 2, 5, 15, 52, 203, 877, 4140, 21147, 115975, 678570, 4213597, 27644437)
+"""How many ways there are to split n cards into products (Bell numbers, n = 0 to 13)."""
 
 
 def arrangements(state: MedleyState, slots: frozenset[str]) -> list[Combination]:
@@ -49,14 +52,14 @@ def arrangements(state: MedleyState, slots: frozenset[str]) -> list[Combination]
     if not slots <= set(board):
         return []
     rules = state.options.combinations
-    if len(slots) > MAX_ARRANGED:
-        found = solve(state.board(), state.target, rules)
-        return [combination for combination in found if combination.slots == slots]
     ordered = sorted(slots, key=lambda s: (s[0] != "g", int(s[1:])))
     extras = state.extras()
     most_terms = 2 + len(extras & slots)
     choices = [[Factor(slot, board[slot], value) for value in card_values(board[slot], rules)]
                for slot in ordered]
+    if prod(map(len, choices)) * BELL[len(slots)] * 2 ** most_terms > MAX_WORK:
+        found = solve(state.board(), state.target, rules)
+        return [combination for combination in found if combination.slots == slots]
     found = []
     for factors in product(*choices):
         for blocks in _partitions(list(factors), most_terms):
