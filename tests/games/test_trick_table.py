@@ -18,7 +18,7 @@ from companion.engine.observations import (
     Tap,
     read_recording,
 )
-from companion.engine.replay import read_jsonl, replay
+from companion.engine.replay import catch_up, read_jsonl, replay
 from companion.engine.store import Store
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -238,3 +238,13 @@ def test_malformed_data_from_the_screen_is_refused_not_crashed(tmp_path: Path, k
     first = [] if kind == "deal" else [DEAL, ButtonPress(2, "press", 2.0)]
     _, _, refused = table(tmp_path, *first, taps[kind], swapping=True)
     assert len(refused) == 1 and "must be" in refused[0]
+
+
+def test_replay_catches_up_nothing_the_trick_game_has_no_timers() -> None:
+    log = read_jsonl(DOCS / "logs" / "trick.jsonl")
+    started = replay(log[:1])
+    rules, state = started.rules, started.state
+    for event in log[1:]:
+        assert catch_up(rules, state, event) is state
+        state = rules.apply(state, event)
+    assert replay(log).summary() == rules.summary(state)
