@@ -270,3 +270,13 @@ def test_a_move_after_a_missing_expiry_is_refused_as_after_a_logged_one() -> Non
             replay([*events, Event(late.kind, late.data, late.t, len(events) + 1)])
         messages.append(str(caught.value).split(": ", 1)[1])
     assert messages[0] == messages[1] == "the game is over (timeout): no 'roll' allowed"
+
+
+def test_a_claim_entered_by_touch_takes_the_place_of_the_lifted_cards(tmp_path: Path) -> None:
+    conductor, asked, _ = table(tmp_path, lifted("5c", 1, 20.0), lifted("10d", 2, 20.5),
+                                lifted("Kh", 5, 21.0),
+                                Tap("claim", 22.0, seat=1, data={"expression": "10*5+K"}),
+                                placed("7s", "cell-1", 24.0))
+    assert moves(conductor)[-2:] == [("claim", {"expression": "10*5+K"}),
+                                     ("draw", {"card": "7s", "cell": 1})]
+    assert asked == [] and conductor.view.expecting[0].what == "draw"

@@ -35,7 +35,6 @@ with nothing lifted and an unsure read become an :class:`~companion.games.transl
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from companion.engine.observations import DIE, ButtonPress, Observation, Sighting, Tap
 from companion.engine.view import Expecting
@@ -219,14 +218,19 @@ def _judge(table: Table, memory: MedleyMemory, t: float) -> Translation[MedleyMe
 
 def _tap(memory: MedleyMemory, tap: Tap) -> Translation[MedleyMemory]:
     if tap.action == RELEASE:
-        return Translation(MedleyMemory(dice=memory.dice), memory.held)
+        return Translation(replace(memory, held=(), asking=False), memory.held)
     if tap.action not in TOLD:
         return Translation(memory, asks=(Ask(f"medley has no {tap.action!r} on the screen", 1,
                                              (dismiss(),)),))
-    data: dict[str, Any] = dict(tap.data)
-    if tap.action == "claim" and memory.asking:
-        return Translation(MedleyMemory(dice=memory.dice), (Submit("claim", data), *memory.held))
-    return Translation(memory, (Submit(tap.action, data),))
+    move = Submit(tap.action, dict(tap.data))
+    if tap.action == "claim":
+        return Translation(replace(memory, lifted=(), held=(), asking=False),
+                           (move, *memory.held))
+    if tap.action == "roll":
+        return Translation(replace(memory, dice=()), (move,))
+    if memory.asking:
+        return Translation(replace(memory, held=(*memory.held, move)))
+    return Translation(memory, (move,))
 
 
 TRANSLATOR = MedleyTranslator()
