@@ -84,7 +84,7 @@ def _seat(state: TrickState, seat: int, winners: tuple[str, ...]) -> SeatView:
 
 def _expecting(state: TrickState) -> tuple[Expecting, ...]:
     leader = state.leader + 1
-    detail = expecting_text(state) if state.phase in (DEAL, DECIDE, SWAP, PLAY, REVEAL) else ""
+    detail = expecting_text(state) if state.phase != OVER else ""
     if state.phase == DEAL:
         return (Expecting("deal", (state.dealer + 1,),
                           f"{state.players[state.dealer]} deals {state.options.hand_size}"
