@@ -256,3 +256,12 @@ def test_the_example_log_replays_to_the_summary_it_had_before_moves_were_datacla
         game: str) -> None:
     before = json.loads((Path(__file__).parent / "summaries" / f"{game}.json").read_text())
     assert replay(read_jsonl(DOCS / "logs" / f"{game}.jsonl")).summary() == before
+
+
+def test_a_pending_play_the_rules_refuse_is_asked_about_whatever_ends_it(tmp_path: Path) -> None:
+    conductor, asked, refused = table(
+        tmp_path, DEAL, placed("9c", 5.0), placed("10c", 9.0), placed("2c", 13.0),
+        placed("9c", 18.0), ButtonPress(3, "press", 19.0))  # cara leads 9c again
+    assert moves(conductor)[-1] == ("play", {"player": "anna", "cards": ["2c"]})
+    assert asked == ["9c in the trick was refused: 9c was already played this deal"]
+    assert refused == [] and conductor.attention[-1].seat == 3

@@ -132,17 +132,22 @@ def _after_flush(table: Table, memory: TrickMemory,
     """The pending play ended by an observation elsewhere, then that observation (a press
     of the playing seat's button, or the referee's, only ends the play)."""
     flushed, state = _flush(table, memory)
-    cleared = replace(memory, pending=(), pending_seat=None)
     if isinstance(observation, ButtonPress) and observation.seat in (memory.pending_seat, None):
-        return Translation(cleared, flushed)
+        return flushed
     after = replace(table, state=state)
     if isinstance(observation, Sighting):
-        rest = _sighting(after, cleared, observation)
+        rest = _sighting(after, flushed.memory, observation)
     elif isinstance(observation, Tap):
-        rest = _tap(after, cleared, observation)
+        rest = _tap(after, flushed.memory, observation)
     else:
-        rest = _button(after, cleared, observation)
-    return replace(rest, moves=(*flushed, *rest.moves))
+        rest = _button(after, flushed.memory, observation)
+    return _then(flushed, rest)
+
+
+def _then(first: Translation[TrickMemory],
+          rest: Translation[TrickMemory]) -> Translation[TrickMemory]:
+    """Two translations one after the other: the later memory, the moves and asks of both."""
+    return Translation(rest.memory, (*first.moves, *rest.moves), (*first.asks, *rest.asks))
 
 
 def _sighting(table: Table, memory: TrickMemory, seen: Sighting) -> Translation[TrickMemory]:
@@ -191,25 +196,22 @@ def _into_trick(table: Table, memory: TrickMemory, seen: Sighting) -> Translatio
     if state.phase == DEAL:
         return Translation(memory, asks=(Ask(
             f"{seen.card} is in the trick area before the deal", None, (dismiss(),)),))
-    moves: tuple[Submit, ...] = ()
     if memory.pending:
         if _pairs(state, memory, seen):
             pair = Submit("play", {"player": table.player(memory.pending_seat),
                                    "cards": [*memory.pending, seen.card]})
-            return Translation(TrickMemory(revealed=memory.revealed), (pair,))
+            return Translation(replace(memory, pending=(), pending_seat=None), (pair,))
         flushed, state = _flush(table, memory)
-        moves, memory = flushed, TrickMemory(revealed=memory.revealed)
-        if state.phase not in (DECIDE, SWAP, PLAY):
-            return Translation(memory, moves, (Ask(
-                f"{seen.card} is in the trick area, but {_waiting(state)}", None,
-                (dismiss(),)),))
+        return _then(flushed, _into_trick(replace(table, state=state), flushed.memory, seen))
+    if state.phase not in (DECIDE, SWAP, PLAY):
+        return Translation(memory, asks=(Ask(
+            f"{seen.card} is in the trick area, but {_waiting(state)}", None, (dismiss(),)),))
     seat = _on_turn(state)
     player = table.player(seat)
     if _complete_alone(state, seat):
-        return Translation(memory, (*moves, Submit("play", {"player": player,
-                                                            "cards": [seen.card]})))
+        return Translation(memory, (Submit("play", {"player": player, "cards": [seen.card]}),))
     return Translation(replace(memory, pending=(seen.card,), pending_seat=seat,
-                               pending_t=seen.t), moves)
+                               pending_t=seen.t))
 
 
 def _pairs(state: TrickState, memory: TrickMemory, seen: Sighting) -> bool:
@@ -223,16 +225,19 @@ def _pairs(state: TrickState, memory: TrickMemory, seen: Sighting) -> bool:
     return strength(first, state.options) == strength(second, state.options)
 
 
-def _flush(table: Table, memory: TrickMemory) -> tuple[tuple[Submit, ...], TrickState]:
-    """The pending card(s) as a finished play, and the state once it is played (the same
-    state if the rules refuse it: the conductor then asks about it)."""
+def _flush(table: Table, memory: TrickMemory) -> tuple[Translation[TrickMemory], TrickState]:
+    """The pending card(s) as a finished play (memory cleared of them), and the state once
+    it is played; a play the rules refuse is asked about instead, the state unchanged."""
+    cleared = replace(memory, pending=(), pending_seat=None)
     play = Submit("play", {"player": table.player(memory.pending_seat),
                            "cards": list(memory.pending)})
     try:
         after = table.rules.apply(table.state, Event(play.kind, play.data, table.t))
-    except (IllegalMove, MalformedMove):
-        return (play,), table.state
-    return (play,), after
+    except (IllegalMove, MalformedMove) as error:
+        cards = " ".join(memory.pending)
+        return Translation(cleared, asks=(Ask(f"{cards} in the trick was refused: {error}",
+                                              memory.pending_seat, (dismiss(),)),)), table.state
+    return Translation(cleared, (play,)), after
 
 
 def _on_turn(state: TrickState) -> int:
