@@ -56,7 +56,10 @@ def _spawn_to_ready(data_dir: str) -> float:
         sock.settimeout(60)
         env = {**os.environ, "NOTIFY_SOCKET": path}
         began = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-c", STAND_IN, data_dir], cwd=ROOT, env=env)
+        child = subprocess.Popen(
+            [sys.executable, "-c", STAND_IN, data_dir], cwd=ROOT, env=env,
+            stderr=subprocess.DEVNULL,
+        )
         message = sock.recv(64)
         elapsed = time.perf_counter() - began
         child.wait(timeout=60)
@@ -67,7 +70,7 @@ def _spawn_to_ready(data_dir: str) -> float:
 
 def _stage(code: str) -> float:
     began = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
     return time.perf_counter() - began
 
 

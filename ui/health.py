@@ -230,7 +230,8 @@ def check_data_dir(path: Path, statvfs: Callable[[Path], os.statvfs_result] = os
             pass
     except OSError as error:
         return problem("data", f"cannot write in {path} ({error.strerror})",
-                       f"sudo chown -R companion:companion {path} (or the user running it)")
+                       "check as the user who writes there (sudo -u companion companion doctor);"
+                       f" if it fails as that user too: sudo chown -R companion:companion {path}")
     free = info.f_bavail * info.f_frsize
     if free < min_free:
         return problem("data", f"only {free / 1e6:.0f} MB free on {path}",
