@@ -48,14 +48,17 @@ class Finding:
     fix: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """The finding as a JSON object: check, ok, detail, fix."""
         return asdict(self)
 
 
 def good(check: str, detail: str) -> Finding:
+    """A passed check."""
     return Finding(check, True, detail)
 
 
 def problem(check: str, detail: str, fix: str) -> Finding:
+    """A failed check: what is wrong and what to do about it."""
     return Finding(check, False, detail, fix)
 
 
