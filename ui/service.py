@@ -3,7 +3,9 @@
 The unit (``systemd/companion.service``) is ``Type=notify`` with ``WatchdogSec=``, so the app:
 
 1. calls :func:`configure_logging` first thing, so every line on stderr carries its level;
-2. calls :meth:`ServiceNotifier.ready` once the first frame of the UI has been drawn;
+2. calls :meth:`ServiceNotifier.ready` once the first frame of the UI is on the screen: from
+   a handler of Kivy's ``Window.on_flip`` that unbinds itself (``App.on_start`` runs before
+   the first frame is drawn);
 3. calls ``schedule_heartbeat(notifier, Clock.schedule_interval)`` (Kivy's clock), which has
    :meth:`ServiceNotifier.alive` called every :func:`watchdog_interval` seconds. The Kivy clock
    runs its callbacks on the UI thread, so ``WATCHDOG=1`` is sent only while the UI loop
