@@ -29,7 +29,7 @@ from typing import Any
 import gpiozero.pins.mock
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.clock import ManualClock
+from companion.engine.clock import ManualClock
 from hardware.buttons import ButtonEvent
 from hardware.gpio import GpioButtons
 from hardware.pins import default_pin_map, load_pin_map

@@ -24,8 +24,8 @@ import time
 from collections.abc import Callable
 from itertools import islice
 
-from companion.games.medley import FULL_DECK, target
-from companion.games.medley_solver import (
+from companion.games.medley.rules import FULL_DECK, target
+from companion.games.medley.solver import (
     Board,
     Combination,
     has_combination,

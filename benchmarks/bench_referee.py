@@ -15,12 +15,12 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from companion.clock import ManualClock
-from companion.events import Event
-from companion.referee import Referee
-from companion.replay import read_jsonl, replay
-from companion.store import Store
-from companion.timers import TIMER_KINDS
+from companion.engine.clock import ManualClock
+from companion.engine.events import Event
+from companion.engine.referee import Referee
+from companion.engine.replay import read_jsonl, replay
+from companion.engine.store import Store
+from companion.engine.timers import TIMER_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "docs" / "logs"

@@ -6,8 +6,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from companion.expr import parse
-from companion.solver import solve
+from companion.cardmath.expr import parse
+from companion.cardmath.solver import solve
 
 GOAL_MS = 5.0
 HANDS = {

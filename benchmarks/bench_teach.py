@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.catalogue import builtin
+from companion.cardmath.catalogue import builtin
 from vision.outline import find_card_outlines
 from vision.profile import DeckProfile, ProfileRecognizer
 from vision.synthetic import ExpressionCard, FaceLibrary, SceneBuilder, render_expression_card

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.closing import Closing
-from companion.events import Event
+from companion.engine.events import Event
 from hardware.lockout import Buzz, Lockout, Placing
 
 Role = Literal["call", "stand", "referee"]
@@ -88,7 +88,7 @@ class ButtonEvent:
         return round(self.t * 1_000_000)
 
     def to_event(self, t: float = 0.0, seq: int = 0) -> Event:
-        """A ``button`` :class:`~companion.events.Event` at game-clock time ``t``."""
+        """A ``button`` :class:`~companion.engine.events.Event` at game-clock time ``t``."""
         data = {
             "player": self.player,
             "action": self.action,

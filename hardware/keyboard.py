@@ -40,8 +40,8 @@ import tty
 from collections.abc import Callable, Mapping
 from typing import TextIO
 
-from companion.clock import Clock
 from companion.closing import Closing
+from companion.engine.clock import Clock
 from hardware.buttons import DEFAULT_HOLD_TIME, ButtonEvent, ButtonPanel, ButtonSpec, HoldTimer
 from hardware.lockout import Placing
 

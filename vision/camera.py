@@ -39,10 +39,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from companion.clock import Clock
 from companion.closing import Closing
+from companion.engine.clock import Clock
+from companion.engine.events import Event
 from companion.errors import DeviceError
-from companion.events import Event
 
 Image = npt.NDArray[Any]
 """A frame: height x width x 3, BGR, uint8 (OpenCV's order)."""
@@ -202,7 +202,7 @@ class ReplayCamera(Camera):
 
     ``loop=True`` starts again after the last frame; otherwise reading past the end raises
     :class:`EndOfReplay`. With ``fps``, :meth:`read` paces itself on ``clock``/``sleep``
-    (pass a :class:`~companion.clock.ManualClock` and its ``advance`` in tests).
+    (pass a :class:`~companion.engine.clock.ManualClock` and its ``advance`` in tests).
     """
 
     def __init__(

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.catalogue import (
+from companion.cardmath.catalogue import (
     BUILTIN,
     Card,
     Catalogue,

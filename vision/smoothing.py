@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.events import Event
+from companion.engine.events import Event
 from vision.observations import CardObservation, DieObservation
 
 ChangeKind = Literal["placed", "moved", "removed", "rolled"]

@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.catalogue import Card
+from companion.cardmath.catalogue import Card
 from companion.playing_cards import PlayingCard
 from vision.camera import Camera
 from vision.imageio import ImageError
@@ -88,7 +88,7 @@ class ExpressionCard:
     def from_catalogue(cls, card: Card) -> ExpressionCard:
         """The card as a 21X catalogue describes it (level from its icons if unset).
 
-        >>> from companion.catalogue import builtin
+        >>> from companion.cardmath.catalogue import builtin
         >>> ExpressionCard.from_catalogue(builtin("21x").card("x/2"))
         ExpressionCard(card_id='x/2', text='X/2', level=2, card_set='core')
         """

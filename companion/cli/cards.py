@@ -15,12 +15,13 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from companion.catalogue import Card
-    from companion.hand import HandResult, HandRules
-    from companion.solver import Assignment, Solution
+from companion.cardmath.solver import MAX_SEARCH
 
-TIMES = "\N{MULTIPLICATION SIGN}"
+if TYPE_CHECKING:
+    from companion.cardmath.catalogue import Card
+    from companion.cardmath.hand import HandResult, HandRules
+    from companion.cardmath.solver import Assignment, Solution
+
 VERDICTS = {
     "twentyone": "21! Call 21 and win the game.",
     "bust": "Bust!",
@@ -30,24 +31,28 @@ VERDICTS = {
 
 def exact_number(text: str) -> Fraction:
     """An argparse type: an exact number such as ``2``, ``-3``, ``12.5`` or ``25/3``."""
+    from companion.cardmath.bounds import read_number
+
     try:
-        return Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number (use e.g. 2, -3, 12.5 or 25/3)"
-        ) from None
+        return read_number(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{error} (use e.g. 2, -3, 12.5 or 25/3)") from None
 
 
-def whole_number(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``low``."""
+def whole_number(low: int, high: int = 10**6) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
 
     def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        digits = text.strip().lstrip("+-")
+        if not digits.isdigit() or not digits.isascii():
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number")
+        if len(digits) > len(str(high)):
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is too large (at most {high})")
+        value = int(text)
         if value < low:
             raise argparse.ArgumentTypeError(f"{value} is too small (at least {low})")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"{value} is too large (at most {high})")
         return value
 
     return convert
@@ -68,8 +73,9 @@ def register(subcommands: Any) -> None:
         "solve", help="find every X making 21 and the best total",
         description="Search X (and Y) for totals of exactly 21 and the best valid total.",
     )
-    solve.add_argument("--range", type=whole_number(1), default=1000, dest="search",
-                       help="search 1 <= |X| <= RANGE (and 1 <= Y <= RANGE); default 1000")
+    solve.add_argument("--range", type=whole_number(1, MAX_SEARCH), default=1000, dest="search",
+                       help=f"search 1 <= |X| <= RANGE (and 1 <= Y <= RANGE); default 1000, "
+                            f"at most {MAX_SEARCH}")
     _common(solve)
     solve.set_defaults(handler=run_solve)
 
@@ -89,13 +95,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _rules(args: argparse.Namespace) -> HandRules:
-    from companion.hand import HandRules
+    from companion.cardmath.hand import HandRules
 
     return HandRules(non_integer_x=args.non_integer_x, max_cards=args.max_cards or None)
 
 
 def _cards(args: argparse.Namespace) -> list[Card]:
-    from companion.catalogue import owner_catalogue
+    from companion.cardmath.catalogue import owner_catalogue
     from companion.errors import HandError
 
     catalogue = owner_catalogue(args.catalogue)
@@ -108,31 +114,27 @@ def _cards(args: argparse.Namespace) -> list[Card]:
 
 def value_json(value: Fraction) -> dict[str, str]:
     """``{"value": "25/2", "decimal": "12.5"}`` (no decimal if it does not terminate)."""
-    from companion.expr import decimal_text
+    from companion.cardmath.bounds import exact_text
+    from companion.cardmath.expr import decimal_text
 
     decimal = decimal_text(value)
-    return {"value": str(value), **({"decimal": decimal} if decimal else {})}
+    return {"value": exact_text(value), **({"decimal": decimal} if decimal else {})}
 
 
 def working(
     cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int, result: HandResult
 ) -> list[str]:
     """The rulebook-style working: one line per card, the total and the verdict."""
-    from companion.expr import render
-    from companion.games.x21_table import fraction_text
+    from companion.cardmath.working import bindings, card_working, number_text
 
-    substitute = {"X": x, "N": Fraction(len(cards)), "V": Fraction(v)}
-    if y is not None:
-        substitute["Y"] = y
+    substitute = bindings(x, y, len(cards), v)
     lines = []
     for card, value in zip(cards, result.values, strict=True):
         assert card.expression is not None
-        steps = [card.text, render(card.expression, substitute, times=TIMES),
-                 fraction_text(value)]
-        lines.append("  " + " = ".join(dict.fromkeys(steps)))
-    terms = " + ".join(f"({fraction_text(v)})" if v < 0 else fraction_text(v)
+        lines.append("  " + card_working(card.text, card.expression, substitute, value))
+    terms = " + ".join(f"({number_text(v)})" if v < 0 else number_text(v)
                        for v in result.values)
-    lines.append(f"Total: {terms} = {fraction_text(result.total)}")
+    lines.append(f"Total: {terms} = {number_text(result.total)}")
     verdict = VERDICTS[result.status.value]
     if result.total == 20:
         verdict = "Bust! A total of exactly 20 is bust."
@@ -142,30 +144,33 @@ def working(
 
 def describe_hand(cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int) -> str:
     """``Hand 6X, 2X+4, X/2 (N = 3) with X = 2``, plus Y and V when cards use them."""
-    from companion.games.x21_table import fraction_text
+    from companion.games.x21.table import fraction_text
 
     used = set().union(*(card.expression.variables for card in cards if card.expression))
-    values = [f"X = {fraction_text(x)}"]
+    values = [f"X = {fraction_text(x)}"] if "X" in used else []
     if y is not None:
         values.append(f"Y = {fraction_text(y)}")
     if "V" in used:
         values.append(f"V = {v}")
     names = ", ".join(card.text for card in cards)
-    return f"Hand {names} (N = {len(cards)}) with {', '.join(values)}"
+    with_values = f" with {', '.join(values)}" if values else ""
+    return f"Hand {names} (N = {len(cards)}){with_values}"
 
 
 def run_check(args: argparse.Namespace) -> int:
     """Handler of ``companion check``."""
+    from companion.cardmath.hand import evaluate_hand
+    from companion.cardmath.solver import DEFAULT_SEARCH, solve
     from companion.errors import HandError
-    from companion.games.x21_table import fraction_json
-    from companion.hand import evaluate_hand
-    from companion.solver import DEFAULT_SEARCH, solve
+    from companion.games.x21.table import fraction_json
 
     cards = _cards(args)
     expressions = [card.expression for card in cards if card.expression is not None]
     rules = _rules(args)
     x, y = args.x, args.y
     chosen = ""
+    if x is None and not any(e.variables & {"X", "Y"} for e in expressions):
+        x = Fraction(1)  # no card uses X or Y: any X gives the same total
     if x is None:
         best = solve(expressions, v=args.v, rules=rules).best
         if best is None:
@@ -183,7 +188,7 @@ def run_check(args: argparse.Namespace) -> int:
             "x": fraction_json(x),
             **({"y": fraction_json(y)} if y is not None else {}),
             "v": args.v,
-            "total": str(result.total),
+            "total": value_json(result.total)["value"],
             **({"decimal": d} if (d := value_json(result.total).get("decimal")) else {}),
             "status": result.status.value,
             "icons": sum(card.icons for card in cards),
@@ -197,9 +202,9 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Handler of ``companion solve``."""
-    from companion.games.x21_table import fraction_json, fraction_text
-    from companion.hand import evaluate_hand
-    from companion.solver import solve
+    from companion.cardmath.hand import evaluate_hand
+    from companion.cardmath.solver import solve
+    from companion.games.x21.table import fraction_json, fraction_text
 
     cards = _cards(args)
     expressions = [card.expression for card in cards if card.expression is not None]
@@ -210,7 +215,7 @@ def run_solve(args: argparse.Namespace) -> int:
         found: dict[str, Any] = {"x": fraction_json(a.x)}
         if a.y is not None:
             found["y"] = fraction_json(a.y)
-        return found | {"total": str(a.total)}
+        return found | {"total": value_json(a.total)["value"]}
 
     if args.json:
         print(json.dumps({
@@ -235,7 +240,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def _xy(x: Fraction, y: Fraction | None) -> str:
-    from companion.games.x21_table import fraction_text
+    from companion.games.x21.table import fraction_text
 
     return f"X = {fraction_text(x)}" + (f", Y = {fraction_text(y)}" if y is not None else "")
 

@@ -23,10 +23,10 @@ def register(subcommands: Any) -> None:
 
 def run_demo(args: argparse.Namespace) -> int:
     """Handler of ``companion demo``."""
-    from companion.catalogue import builtin
+    from companion.cardmath.catalogue import builtin
+    from companion.cardmath.hand import evaluate_hand
+    from companion.cardmath.solver import DEFAULT_SEARCH, solve
     from companion.cli.cards import describe_hand, solve_summary, working
-    from companion.hand import evaluate_hand
-    from companion.solver import DEFAULT_SEARCH, solve
 
     catalogue = builtin("21x")
     cards = [catalogue.card(card_id) for card_id in EXAMPLE_HAND]

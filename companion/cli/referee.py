@@ -28,8 +28,8 @@ def register(subcommands: Any) -> None:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Replay a log file or stored game and print its summary."""
-    from companion.replay import replay, replay_file
-    from companion.store import Store
+    from companion.engine.replay import replay, replay_file
+    from companion.engine.store import Store
 
     if args.log.isdigit() and not Path(args.log).exists():
         with Store.open(args.data_dir) as store:
@@ -87,8 +87,8 @@ def _plural(count: int, noun: str) -> str:
 
 def run_scores(args: argparse.Namespace) -> int:
     """Print the leaderboards from the store."""
-    from companion.scores import leaderboards
-    from companion.store import Store
+    from companion.engine.scores import leaderboards
+    from companion.engine.store import Store
 
     with Store.open(args.data_dir) as store:
         boards = leaderboards(store)

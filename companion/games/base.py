@@ -12,8 +12,8 @@ State objects are immutable (frozen dataclasses or tuples): ``apply`` returns a 
 An event the rules do not allow raises :class:`~companion.errors.IllegalMove` and
 leaves nothing changed.
 
-Rules never see ``correction`` events: :mod:`companion.replay` resolves them first.
-Countdowns and stopwatches are data in the state (:mod:`companion.timers`); their
+Rules never see ``correction`` events: :mod:`companion.engine.replay` resolves them first.
+Countdowns and stopwatches are data in the state (:mod:`companion.engine.timers`); their
 ``timer_warning``/``timer_expired`` events come back to ``apply`` once logged.
 :mod:`companion.games.registry` finds a game's rules by name (``RULES`` in its module).
 """
@@ -23,8 +23,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, Protocol, TypeVar
 
+from companion.engine.events import Event
+from companion.engine.view import GameView
 from companion.errors import IllegalMove
-from companion.events import Event
+from companion.games.moves import PossibleMoves
 from companion.playing_cards import PlayingCard, UnknownCard
 
 State = TypeVar("State")
@@ -50,6 +52,14 @@ class GameRules(Protocol[State]):
 
     def summary(self, state: State) -> dict[str, Any]:
         """JSON-ready outcome: at least game, winners, eliminated, points and over."""
+        ...
+
+    def view(self, state: State) -> GameView:
+        """What a screen shows: phase, who is expected to do what, seats, timers, outcome."""
+        ...
+
+    def moves(self, state: State) -> PossibleMoves:
+        """The moves open now, per player, and what hidden cards make unknowable."""
         ...
 
 

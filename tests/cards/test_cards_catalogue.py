@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.catalogue import (
+from companion.cardmath.catalogue import (
     Catalogue,
     builtin,
     load_catalogue,
@@ -15,8 +15,8 @@ from companion.catalogue import (
     owner_catalogue,
     parse_catalogue,
 )
+from companion.cardmath.expr import Bindings
 from companion.errors import CatalogueError, ExpressionError
-from companion.expr import Bindings
 from companion.playing_cards import PlayingCard, standard_deck
 
 

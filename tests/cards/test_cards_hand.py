@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
+from companion.cardmath.expr import parse
+from companion.cardmath.hand import HandRules, Status, evaluate_hand, status_of
 from companion.errors import HandError
-from companion.expr import parse
-from companion.hand import HandRules, Status, evaluate_hand, status_of
 
 EXAMPLE = [parse("6X"), parse("2X+4"), parse("X/2")]
 

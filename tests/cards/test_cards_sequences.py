@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import ExpressionError
-from companion.expr import Bindings, parse
-from companion.sequences import (
+from companion.cardmath.expr import Bindings, parse
+from companion.cardmath.sequences import (
     DIGIT_CAP,
     PRIME_CAP,
     digits_after_point,
@@ -21,6 +20,7 @@ from companion.sequences import (
     prime,
     triangle,
 )
+from companion.errors import ExpressionError
 
 RULEBOOK_EXAMPLES = [
     ("Xth prime", 5, 11), ("Xth prime", -7, -17),

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.cardmath.expr import Bindings, Expr, parse
+from companion.cardmath.hand import HandRules
+from companion.cardmath.solver import EXHAUSTIVE_PAIRS, solve
 from companion.errors import ExpressionError, HandError
-from companion.expr import Bindings, Expr, parse
-from companion.hand import HandRules
-from companion.solver import EXHAUSTIVE_PAIRS, solve
 
 EXAMPLE = [parse("6X"), parse("2X+4"), parse("X/2")]
 

@@ -1,6 +1,6 @@
 """Property tests: random expressions against an independent evaluator, round trips, fuzzing.
 
-The reference here shares no code with companion.expr: random trees are plain tuples,
+The reference here shares no code with companion.cardmath.expr: random trees are plain tuples,
 rendered to card text (with the printed forms: cross, division sign, minus sign,
 superscripts, implicit multiplication) and evaluated by a tiny recursive function.
 """
@@ -14,8 +14,8 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.cardmath.expr import Bindings, parse
 from companion.errors import ExpressionError
-from companion.expr import Bindings, parse
 
 Tree = tuple  # ("num", n) ("var", name) ("neg", t) ("op", op, l, r) ("fact", t) ("pow", t, k)
 TIMES, DOT, DIVIDE = "\N{MULTIPLICATION SIGN}", "\N{MIDDLE DOT}", "\N{DIVISION SIGN}"

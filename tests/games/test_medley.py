@@ -17,9 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.engine.events import Event
+from companion.engine.replay import read_jsonl, replay
 from companion.errors import IllegalMove
-from companion.events import Event
-from companion.games.medley import (
+from companion.games.medley.rules import (
     BLOCKED,
     FULL_DECK,
     RULES,
@@ -31,9 +32,8 @@ from companion.games.medley import (
     new_pile,
     target,
 )
-from companion.games.medley_solver import solve
+from companion.games.medley.solver import solve
 from companion.games.registry import rules_for
-from companion.replay import read_jsonl, replay
 
 LOG = Path(__file__).resolve().parents[2] / "docs" / "logs" / "medley.jsonl"
 GRID = ["8h", "5c", "10d", "2s", "Qd", "Kh", "Jc", "9c", "3h"]

@@ -15,8 +15,8 @@ from functools import cache
 
 import pytest
 
-from companion.games.medley import FULL_DECK, target
-from companion.games.medley_solver import (
+from companion.games.medley.rules import FULL_DECK, target
+from companion.games.medley.solver import (
     Board,
     CombinationRules,
     card_values,

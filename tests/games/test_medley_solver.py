@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import ExpressionError, IllegalMove
-from companion.games import medley_solver
-from companion.games.medley_claims import parse_claim, resolve_claim
-from companion.games.medley_solver import (
+from companion.games.medley import solver as medley_solver
+from companion.games.medley.claims import parse_claim, resolve_claim
+from companion.games.medley.solver import (
     Board,
     CombinationRules,
     card_values,

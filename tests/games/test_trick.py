@@ -13,10 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.clock import ManualClock
+from companion.engine.clock import ManualClock
+from companion.engine.events import Event
+from companion.engine.referee import Referee
+from companion.engine.scores import standings
+from companion.engine.store import Store
 from companion.errors import IllegalMove
-from companion.events import Event
-from companion.games.trick import (
+from companion.games.trick.rules import (
     DECK,
     RULES,
     TrickOptions,
@@ -26,9 +29,6 @@ from companion.games.trick import (
     strength,
 )
 from companion.playing_cards import PlayingCard
-from companion.referee import Referee
-from companion.scores import standings
-from companion.store import Store
 
 LOG = Path(__file__).resolve().parents[2] / "docs" / "logs" / "trick.jsonl"
 

@@ -9,7 +9,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.clock import ManualClock
+from companion.engine.clock import ManualClock
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import time
 
 from gpiozero.pins.mock import MockFactory
 
-from companion.clock import ManualClock
+from companion.engine.clock import ManualClock
 from hardware.buttons import ButtonEvent, drain
 from hardware.gpio import GpioButtons, TickTimeline
 from hardware.pins import default_pin_map, load_pin_map

@@ -6,7 +6,7 @@ import os
 import termios
 import threading
 
-from companion.clock import ManualClock
+from companion.engine.clock import ManualClock
 from hardware.buttons import drain
 from hardware.keyboard import PLAYER_KEYS, KeyboardButtons, TerminalKeys
 

@@ -10,7 +10,7 @@ import pytest
 from gpiozero import Buzzer, TonalBuzzer
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.clock import ManualClock
+from companion.engine.clock import ManualClock
 from hardware.buttons import drain
 from hardware.pins import default_pin_map, load_pin_map
 from hardware.sounds import (

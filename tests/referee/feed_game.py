@@ -12,11 +12,11 @@ from __future__ import annotations
 import sys
 import time
 
-from companion.clock import ManualClock
-from companion.referee import Referee
-from companion.replay import read_jsonl
-from companion.store import Store
-from companion.timers import TIMER_KINDS
+from companion.engine.clock import ManualClock
+from companion.engine.referee import Referee
+from companion.engine.replay import read_jsonl
+from companion.engine.store import Store
+from companion.engine.timers import TIMER_KINDS
 
 
 def feed(data_dir: str, log_path: str, delay: float) -> None:

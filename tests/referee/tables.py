@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from companion.clock import ManualClock
-from companion.referee import Referee
-from companion.store import Store
+from companion.engine.clock import ManualClock
+from companion.engine.referee import Referee
+from companion.engine.store import Store
 
 # Cards defined inline in the start event (ids are what the camera would report).
 INLINE_CARDS: list[dict[str, Any]] = [

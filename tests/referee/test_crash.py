@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from companion.replay import read_jsonl, replay
-from companion.store import Store
+from companion.engine.replay import read_jsonl, replay
+from companion.engine.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 FEEDER = Path(__file__).with_name("feed_game.py")

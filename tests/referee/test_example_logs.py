@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.replay import read_jsonl
+from companion.engine.replay import read_jsonl
 
 LOGS = sorted((Path(__file__).resolve().parents[2] / "docs" / "logs").glob("*.jsonl"))
 REQUIRED = {"game", "winners", "eliminated", "points", "over"}

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
+from companion.engine.events import Event
+from companion.engine.referee import Referee
+from companion.engine.replay import effective_events, read_jsonl, replay, write_jsonl
 from companion.errors import IllegalMove, LogError
-from companion.events import Event
-from companion.referee import Referee
-from companion.replay import effective_events, read_jsonl, replay, write_jsonl
 
 from .tables import Table
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.scores import best_times, high_scores, leaderboards, match, standings
-from companion.store import Store
+from companion.engine.scores import best_times, high_scores, leaderboards, match, standings
+from companion.engine.store import Store
 
 from .tables import Table
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.engine.events import Event
+from companion.engine.store import FILE_NAME, Store
 from companion.errors import LogError
-from companion.events import Event
-from companion.store import FILE_NAME, Store
 
 
 def test_store_lives_in_the_data_dir_and_uses_wal(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.timers import EXPIRED, WARNING, Countdown, Stopwatch
+from companion.engine.timers import EXPIRED, WARNING, Countdown, Stopwatch
 
 
 def test_stand_timer_warns_each_of_the_last_ten_seconds_then_expires() -> None:

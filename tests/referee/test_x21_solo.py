@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.cardmath.solver import solve
+from companion.engine.events import Event
+from companion.engine.replay import replay
+from companion.engine.scores import best_times, personal_bests
 from companion.errors import IllegalMove
-from companion.events import Event
-from companion.games.x21_solo import RULES, SoloState
-from companion.replay import replay
-from companion.scores import best_times, personal_bests
-from companion.solver import solve
+from companion.games.x21_solo.rules import RULES, SoloState
 
 from .tables import CELEBRITY, EXAMPLE_HAND, Table
 

@@ -12,9 +12,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.clock import ManualClock
+from companion.engine.clock import ManualClock
+from companion.engine.events import Event
 from companion.errors import CompanionError, DeviceError
-from companion.events import Event
 from vision.camera import (
     Camera,
     CameraFeed,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.clock import ManualClock
+from companion.engine.clock import ManualClock
 from vision.camera import CameraFeed, Frame, ReplayCamera
 from vision.dice import find_dice
 from vision.layout import Calibration, TableLayout, Zone

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.catalogue import builtin
+from companion.cardmath.catalogue import builtin
 from companion.playing_cards import UnknownCard
 from vision.imageio import ImageError
 from vision.outline import find_card_outlines

@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.catalogue import Catalogue, builtin
-from companion.expr import Bindings
+from companion.cardmath.catalogue import Catalogue, builtin
+from companion.cardmath.expr import Bindings
 from vision.profile import (
     FACES,
     MANIFEST,

@@ -1,0 +1,1 @@
+"""The 21X card mathematics: expressions, exact hand values, the solver, catalogues, sequences."""

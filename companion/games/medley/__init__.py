@@ -1,0 +1,1 @@
+"""Mountainside Math Medley: the rules, their moves and the table translator."""

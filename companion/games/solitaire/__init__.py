@@ -1,0 +1,1 @@
+"""Twenty One solitaire: the rules, their moves and the table translator."""

@@ -1,0 +1,1 @@
+"""Twenty One, the trick game: the rules, their moves and the table translator."""
