@@ -31,8 +31,8 @@ from ui.service import ServiceNotifier, configure_logging
 configure_logging("WARNING")
 import numpy, cv2
 import kivy.app
-import vision.cards, companion.referee
-from companion.store import Store
+import vision.cards, companion.engine.conductor
+from companion.engine.store import Store
 Store.open(sys.argv[1]).close()
 ServiceNotifier().ready()
 """
@@ -43,7 +43,7 @@ os.environ.update(kiosk.kivy_environment(False))
 from ui.service import ServiceNotifier, configure_logging
 configure_logging("WARNING")
 import kivy.app
-from companion.store import Store
+from companion.engine.store import Store
 Store.open(sys.argv[1]).close()
 ServiceNotifier().ready()
 """
@@ -55,7 +55,7 @@ STAGES = {
         "import os; from ui import kiosk; os.environ.update(kiosk.kivy_environment(False));"
         " import kivy.app"
     ),
-    "card reader + referee": "import vision.cards, companion.referee",
+    "card reader + referee and conductor": "import vision.cards, companion.engine.conductor",
 }
 
 
