@@ -184,6 +184,14 @@ install_unit() {
     fi
 }
 
+# A desktop (a display manager) would hold the screen that the app draws on through KMS/DRM.
+warn_about_a_desktop() {
+    if systemctl is-enabled --quiet display-manager.service; then
+        say "warning: a desktop starts at boot and holds the screen; boot to the console instead:"
+        say "  sudo systemctl set-default multi-user.target && sudo systemctl disable display-manager"
+    fi
+}
+
 start_service() {
     [ "$START" = yes ] || return 0
     if ! systemctl is-active --quiet "$SERVICE"; then
@@ -205,6 +213,7 @@ main() {
     install_config
     no_console_blanking
     install_unit
+    warn_about_a_desktop
     start_service
     say "done: journalctl -u $SERVICE -f shows its log; companion doctor checks the set-up"
     if [ "$REBOOT_NEEDED" = yes ]; then

@@ -175,3 +175,11 @@ def test_an_unknown_option_is_one_line(pi: PiSandbox) -> None:
         " [--purge])\n"
     )
 
+
+
+def test_a_desktop_at_boot_is_warned_about(pi: PiSandbox) -> None:
+    (pi.state / "enabled-display-manager.service").touch()
+    run = pi.run("install.sh", "--no-start")
+    assert run.code == 0
+    assert "install.sh: warning: a desktop starts at boot and holds the screen" in run.stdout
+    assert "sudo systemctl set-default multi-user.target" in run.stdout
