@@ -252,7 +252,8 @@ def run_systemctl(arguments: Sequence[str]) -> str:
 
 
 def check_service(unit: Path = SERVICE_UNIT, systemctl: Systemctl = run_systemctl) -> Finding:
-    """The unit is installed, enabled for boot, and not failed."""
+    """The unit is installed, enabled for boot, no desktop takes the screen, and it has not
+    failed."""
     if not unit.is_file():
         return problem("service", f"{SERVICE} is not installed ({unit})",
                        "sudo systemd/install.sh (from the project checkout)")
@@ -260,6 +261,10 @@ def check_service(unit: Path = SERVICE_UNIT, systemctl: Systemctl = run_systemct
     if enabled != "enabled":
         return problem("service", f"{SERVICE} is installed but {enabled or 'not enabled'}",
                        f"sudo systemctl enable --now {SERVICE}")
+    if systemctl(["is-enabled", "display-manager.service"]) == "enabled":
+        return problem("service", "a desktop starts at boot and holds the screen the app draws on",
+                       "sudo systemctl set-default multi-user.target && sudo systemctl disable"
+                       " display-manager, then reboot")
     active = systemctl(["is-active", SERVICE])
     if active == "failed":
         return problem("service", f"{SERVICE} failed",
