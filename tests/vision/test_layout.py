@@ -250,7 +250,7 @@ def test_a_hand_written_file_loads() -> None:
             ("table = [[0, 0], [800, 0], [800, 500], [0, 500]]", "table = [[0, 0]]"),
             "kitchen.toml:5: [calibration]: calibration needs as many table points",
         ),
-        (("height = 500", "height = 500\nheight = 600"), "kitchen.toml:4: not valid TOML"),
+        (("height = 500", "height = 500\nheight = 600"), "kitchen.toml:4: invalid TOML"),
         (("[calibration]", "[calibraton]"), "kitchen.toml:5: unknown key 'calibraton'"),
     ],
 )
