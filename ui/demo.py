@@ -129,7 +129,10 @@ class DemoDirector:
 
     ``post`` is the conductor's; give the watcher :meth:`relay` as its ``post`` so the
     director sees what the pipeline confirms. ``timer`` is real time (for the give-up
-    ``confirm_timeout``).
+    ``confirm_timeout``). A demo plays the recorded game whatever the pipeline gets wrong:
+    a change it does not confirm in time is posted as recorded, and a sighting the
+    recording does not call for is held back; ``strict`` passes such sightings on too
+    (to see what the pipeline alone would make of the game). :attr:`report` counts both.
     """
 
     def __init__(
@@ -140,9 +143,11 @@ class DemoDirector:
         clock: DemoClock,
         *,
         confirm_timeout: float = CONFIRM_TIMEOUT,
+        strict: bool = False,
         timer: Clock = time.monotonic,
     ) -> None:
         self.observations = list(observations)
+        self.strict = strict
         self.table = table
         self.post = post
         self.clock = clock
@@ -161,7 +166,11 @@ class DemoDirector:
             return self._next >= len(self.observations) and self._waiting is None
 
     def relay(self, observation: Observation) -> None:
-        """Pass a pipeline observation on to the conductor, ticking off what was expected."""
+        """Pass a pipeline observation on to the conductor, ticking off what was expected.
+
+        A sighting the recording does not call for (a misread, a card briefly missed) is
+        noted in the report, and passed on only when the director is ``strict``.
+        """
         if isinstance(observation, Sighting):
             seen = (observation.kind, observation.card, observation.zone)
             with self._lock:
@@ -171,6 +180,8 @@ class DemoDirector:
                     self.report.confirmed += 1
                 else:
                     self.report.surprises.append(f"{seen[0]} {seen[1]} in {seen[2]}")
+                    if not self.strict:
+                        return
         self.post(observation)
 
     def tick(self) -> None:

@@ -13,9 +13,9 @@ A card under another (a solitaire column, a pile) is often not readable: once re
 is remembered where it lay while a card read since covers it, so it is not reported
 removed just because it is hidden.
 
-Cards are read by a :data:`CardReader`: :func:`standard_reader` for playing cards (the
-tracker re-reads only where the picture changed), :func:`profile_reader` for a taught
-deck (21X cards).
+Cards are read by a :data:`CardReader`: :func:`standard_reader` for playing cards,
+:func:`profile_reader` for a taught deck (21X cards); both read a frame only when the
+picture changed.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from companion.engine.events import Event
 from companion.engine.observations import CameraStatus, Observation, Sighting
 from companion.errors import DeviceError
 from vision.camera import Camera, CameraFeed, Frame, Image
-from vision.cards import CardRecognizer, CardTracker
+from vision.cards import CardRecognizer
 from vision.dice import find_dice
 from vision.layout import Point, TableLayout
 from vision.observations import CardObservation, DieObservation
@@ -56,6 +56,8 @@ COVERED_SHARE = 0.15
 #: somewhere are a changed picture (sensor noise stays well below).
 CHANGE_CELL = 8
 CHANGE_LEVEL = 18
+#: Reads of a changed picture that vote on what it shows.
+VOTES = 3
 #: Frames kept for the frames-per-second figure.
 FPS_WINDOW = 20
 
@@ -80,25 +82,69 @@ class Preview:
 
 
 def standard_reader(recognizer: CardRecognizer | None = None) -> CardReader:
-    """Playing cards, re-read only where the picture changed."""
-    return CardTracker(recognizer if recognizer is not None else CardRecognizer()).update
+    """Playing cards, the whole frame read again whenever the picture changed.
+
+    (:class:`~vision.cards.CardTracker` re-reads only the changed part, faster, but on
+    simulated frames its partial reads misread cards the whole-frame read gets right.)
+    """
+    return when_changed((recognizer if recognizer is not None else CardRecognizer()).recognize)
 
 
 def profile_reader(profile: DeckProfile) -> CardReader:
-    """The cards of a taught deck (21X), read again only when the picture changed."""
-    recognizer = ProfileRecognizer(profile)
-    last: list[np.ndarray] = []
-    cards: list[CardObservation] = []
+    """The cards of a taught deck (21X), read again whenever the picture changed."""
+    return when_changed(ProfileRecognizer(profile).recognize)
 
-    def read(frame: Image) -> list[CardObservation]:
-        nonlocal cards
+
+def when_changed(read: CardReader, votes: int = VOTES) -> CardReader:
+    """``read``, called only while the picture is new: for the first ``votes`` frames
+    after a change (a frame that differs from the one before), each read as it comes;
+    after that, until the next change, the cards that ``votes`` reads agreed on (sensor
+    noise is no change). One read can miss a card or see one that is not there; a
+    majority of reads seldom does.
+
+    >>> reads = iter([["7h", "Kd"], ["7h"], ["7h", "Kd", "2c"]])
+    >>> seen = when_changed(lambda frame: [CardObservation(c, (0, 0), (0, 0), 1.0)
+    ...                                    for c in next(reads)], votes=3)
+    >>> frame = np.zeros((16, 16, 3), np.uint8)
+    >>> [[card.card for card in seen(frame)] for _ in range(4)]
+    [['7h', 'Kd'], ['7h'], ['7h', 'Kd', '2c'], ['7h', 'Kd']]
+    """
+    reference: list[np.ndarray] = []
+    ballots: list[list[CardObservation]] = []
+    agreed: list[CardObservation] = []
+
+    def read_changed(frame: Image) -> list[CardObservation]:
+        nonlocal agreed
         thumbnail = _thumbnail(frame)
-        if not last or last[0].shape != thumbnail.shape or _changed(thumbnail, last[0]):
-            last[:] = [thumbnail]
-            cards = recognizer.recognize(frame)
-        return cards
+        if (not reference or reference[0].shape != thumbnail.shape
+                or _changed(thumbnail, reference[0])):
+            ballots.clear()
+        reference[:] = [thumbnail]
+        if len(ballots) >= votes:
+            return agreed
+        ballots.append(read(frame))
+        if len(ballots) == votes:
+            agreed = _majority(ballots)
+        return ballots[-1]
 
-    return read
+    return read_changed
+
+
+def _majority(ballots: list[list[CardObservation]]) -> list[CardObservation]:
+    """The cards read in more than half the ballots (each as its latest read found it).
+
+    Cards of one name (two jokers) are told apart by their order from left to right.
+    """
+    latest: dict[tuple[str, int], CardObservation] = {}
+    counts: dict[tuple[str, int], int] = {}
+    for ballot in ballots:
+        order: dict[str, int] = {}
+        for card in sorted(ballot, key=lambda seen: seen.center):
+            key = (card.card, order.setdefault(card.card, 0))
+            order[card.card] += 1
+            latest[key] = card
+            counts[key] = counts.get(key, 0) + 1
+    return [card for key, card in latest.items() if 2 * counts[key] > len(ballots)]
 
 
 def _thumbnail(frame: Image) -> np.ndarray:

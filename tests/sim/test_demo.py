@@ -1,0 +1,147 @@
+"""Demo mode: recorded games acted out on the simulated table, read back by the real pipeline."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from companion.engine.observations import ButtonPress, Observation, Sighting, Tap
+from companion.engine.store import Store
+from companion.errors import ObservationError
+from vision.layout import DEFAULT_LAYOUTS, TableLayout
+from vision.simulated import SimulatedTable
+from vision.smoothing import Smoother
+from vision.watcher import TableWatcher, standard_reader
+from ui.demo import DemoClock, DemoDirector, load_recording, play_headless, simulated_demo
+
+RECORDINGS = Path(__file__).parent / "recordings"
+
+
+def default_layout(game: str) -> TableLayout:
+    make: Callable[[], TableLayout] = DEFAULT_LAYOUTS[game]
+    return make()
+
+
+class Timer:
+    """Real time as the test says."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def director_of(observations: list[Observation], timer: Timer,
+                posted: list[Observation]) -> tuple[DemoDirector, DemoClock, SimulatedTable]:
+    table = SimulatedTable(default_layout("medley"))
+    clock = DemoClock(0.0, speed=10.0, timer=timer)
+    director = DemoDirector(observations, table, posted.append, clock, confirm_timeout=5.0,
+                            strict=True, timer=timer)
+    return director, clock, table
+
+
+def test_sightings_become_cards_and_the_clock_waits_for_the_pipeline() -> None:
+    timer, posted = Timer(), []
+    placed = Sighting("placed", "7h", "cell-4", 1.0)
+    press = ButtonPress(None, "press", 2.0)
+    director, clock, table = director_of([placed, press], timer, posted)
+    timer.now = 0.05  # recorded time 0.5
+    director.tick()
+    assert table.placements == () and clock() == 0.5
+    timer.now = 0.2  # recorded 2.0, but held at the card's time until it is seen
+    director.tick()
+    assert [(p.card, p.zone) for p in table.placements] == [("7h", "cell-4")]
+    assert clock() == 1.0 and posted == [] and not director.done
+    timer.now = 0.3
+    director.relay(replace(placed, t=1.0))  # the watcher confirms the card
+    director.tick()
+    assert posted == [replace(placed, t=1.0)] and clock() == 1.0  # the wait is not counted
+    timer.now = 0.4
+    director.tick()
+    assert posted[-1] == press and director.done and director.report.confirmed == 1
+
+
+def test_a_change_the_pipeline_misses_is_posted_as_recorded_after_the_timeout() -> None:
+    timer, posted = Timer(), []
+    placed = Sighting("placed", "Qs", "cell-0", 0.0)
+    director, _, _ = director_of([placed, Tap("close", 0.5)], timer, posted)
+    director.tick()
+    director.relay(Sighting("placed", "Qd", "cell-0", 0.0))  # a misread
+    timer.now = 6.0
+    director.tick()
+    timer.now = 6.1
+    director.tick()
+    assert posted == [Sighting("placed", "Qd", "cell-0", 0.0), placed, Tap("close", 0.5)]
+    assert director.report.missed == ["placed Qs in cell-0"]
+    assert director.report.surprises == ["placed Qd in cell-0"]
+
+
+def test_dice_rolled_at_one_time_are_one_roll_and_a_reroll_replaces_one_die() -> None:
+    timer, posted = Timer(), []
+    rolls = [Sighting("rolled", "die", "dice", 1.0, value=value) for value in (2, 6)]
+    reroll = Sighting("rolled", "die", "dice", 2.0, value=4)
+    director, _, table = director_of([*rolls, reroll], timer, posted)
+    timer.now = 0.1
+    director.tick()
+    assert table.dice == (2, 6)
+    for roll in rolls:
+        director.relay(roll)
+    director.tick()
+    timer.now = 0.2
+    director.tick()
+    assert table.dice == (2, 4)
+
+
+def test_a_sighting_the_table_cannot_show_names_its_time() -> None:
+    timer, posted = Timer(), []
+    director, _, _ = director_of([Sighting("removed", "Kd", "cell-1", 0.0)], timer, posted)
+    with pytest.raises(ObservationError, match=r"t=0.0: cannot act it out: card 'Kd' is not"):
+        director.tick()
+
+
+@pytest.mark.parametrize("game", ["trick", "solitaire", "medley"])
+def test_the_pipeline_reads_back_every_recorded_sighting(game: str) -> None:
+    """Each recorded change laid on the table is seen by the real pipeline as recorded."""
+    _, observations = load_recording(RECORDINGS / f"{game}.jsonl")
+    table = SimulatedTable(default_layout(game), seed=3)
+    clock = DemoClock(0.0, speed=40.0)
+    posted: list[Observation] = []
+    director = DemoDirector(observations, table, posted.append, clock, strict=True)
+    layout = table.layout.calibrated(table.calibration())
+    with TableWatcher(table, layout, standard_reader(), director.relay, clock,
+                      smoother=Smoother()).start():
+        deadline = time.monotonic() + 30
+        while not director.done and time.monotonic() < deadline:
+            director.tick()
+            time.sleep(0.01)
+    assert director.done
+    assert director.report.missed == [] and director.report.surprises == []
+    assert director.report.confirmed == len(observations)
+    assert [(s.kind, s.card, s.zone) for s in posted if isinstance(s, Sighting)] == [
+        (s.kind, s.card, s.zone) for s in observations if isinstance(s, Sighting)
+    ]
+
+
+def seat_named(layout: TableLayout) -> TableLayout:
+    """The layout with its player zones named as the recordings name seats (seat-1...)."""
+    zones = tuple(
+        replace(zone, name=f"seat-{int(zone.name.split('-')[1]) + 1}")
+        if zone.name.startswith("player-") else zone
+        for zone in layout.zones
+    )
+    return replace(layout, zones=zones)
+
+
+def test_the_21x_demo_ends_as_the_recorded_game_does(tmp_path: Path) -> None:
+    demo = simulated_demo(RECORDINGS / "21x.jsonl", Store(":memory:"), speed=40.0,
+                          layout=seat_named(default_layout("21x")), data=tmp_path)
+    update = play_headless(demo, timeout=60)
+    assert demo.director.report.missed == []
+    outcome = update.view.outcome
+    assert outcome.over and outcome.winners == ("cat",) and outcome.points["cat"] == 4
+    assert "ann" in outcome.eliminated
