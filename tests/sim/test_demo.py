@@ -12,11 +12,11 @@ import pytest
 from companion.engine.observations import ButtonPress, Observation, Sighting, Tap
 from companion.engine.store import Store
 from companion.errors import ObservationError
+from ui.demo import DemoClock, DemoDirector, load_recording, play_headless, simulated_demo
 from vision.layout import DEFAULT_LAYOUTS, TableLayout
 from vision.simulated import SimulatedTable
 from vision.smoothing import Smoother
 from vision.watcher import TableWatcher, standard_reader
-from ui.demo import DemoClock, DemoDirector, load_recording, play_headless, simulated_demo
 
 RECORDINGS = Path(__file__).parent / "recordings"
 
