@@ -244,7 +244,7 @@ class DemoDirector:
         except SimulationError as error:
             raise ObservationError(f"cannot act it out: {error}",
                                    where=f"observation at t={first.t}") from None
-        expected = [(s.kind, s.card, s.zone) for s in group]
+        expected: list[Expected] = [(s.kind, s.card, s.zone) for s in group]
         self._waiting = _Waiting(expected, list(group), self._timer())
         self.clock.hold(first.t)
 
@@ -312,7 +312,8 @@ def simulated_demo(
     """
     start, observations = load_recording(recording)
     if layout is None:
-        layout = DEFAULT_LAYOUTS[start.game]()
+        default: Callable[[], TableLayout] = DEFAULT_LAYOUTS[start.game]
+        layout = default()
     reader: CardReader = standard_reader()
     expressions = None
     if start.game in EXPRESSION_GAMES:

@@ -46,7 +46,7 @@ def director_of(observations: list[Observation], timer: Timer,
 
 
 def test_sightings_become_cards_and_the_clock_waits_for_the_pipeline() -> None:
-    timer, posted = Timer(), []
+    timer, posted = Timer(), list[Observation]()
     placed = Sighting("placed", "7h", "cell-4", 1.0)
     press = ButtonPress(None, "press", 2.0)
     director, clock, table = director_of([placed, press], timer, posted)
@@ -55,7 +55,7 @@ def test_sightings_become_cards_and_the_clock_waits_for_the_pipeline() -> None:
     assert table.placements == () and clock() == 0.5
     timer.now = 0.2  # recorded 2.0, but held at the card's time until it is seen
     director.tick()
-    assert [(p.card, p.zone) for p in table.placements] == [("7h", "cell-4")]
+    assert [(seen.card, seen.zone) for seen in table.placements] == [("7h", "cell-4")]
     assert clock() == 1.0 and posted == [] and not director.done
     timer.now = 0.3
     director.relay(replace(placed, t=1.0))  # the watcher confirms the card
@@ -67,7 +67,7 @@ def test_sightings_become_cards_and_the_clock_waits_for_the_pipeline() -> None:
 
 
 def test_a_change_the_pipeline_misses_is_posted_as_recorded_after_the_timeout() -> None:
-    timer, posted = Timer(), []
+    timer, posted = Timer(), list[Observation]()
     placed = Sighting("placed", "Qs", "cell-0", 0.0)
     director, _, _ = director_of([placed, Tap("close", 0.5)], timer, posted)
     director.tick()
@@ -82,7 +82,7 @@ def test_a_change_the_pipeline_misses_is_posted_as_recorded_after_the_timeout() 
 
 
 def test_dice_rolled_at_one_time_are_one_roll_and_a_reroll_replaces_one_die() -> None:
-    timer, posted = Timer(), []
+    timer, posted = Timer(), list[Observation]()
     rolls = [Sighting("rolled", "die", "dice", 1.0, value=value) for value in (2, 6)]
     reroll = Sighting("rolled", "die", "dice", 2.0, value=4)
     director, _, table = director_of([*rolls, reroll], timer, posted)
@@ -98,7 +98,7 @@ def test_dice_rolled_at_one_time_are_one_roll_and_a_reroll_replaces_one_die() ->
 
 
 def test_a_sighting_the_table_cannot_show_names_its_time() -> None:
-    timer, posted = Timer(), []
+    timer, posted = Timer(), list[Observation]()
     director, _, _ = director_of([Sighting("removed", "Kd", "cell-1", 0.0)], timer, posted)
     with pytest.raises(ObservationError, match=r"t=0.0: cannot act it out: card 'Kd' is not"):
         director.tick()
