@@ -52,7 +52,7 @@ def test_sightings_become_cards_and_the_clock_waits_for_the_pipeline() -> None:
     director, clock, table = director_of([placed, press], timer, posted)
     timer.now = 0.05  # recorded time 0.5
     director.tick()
-    assert table.placements == () and clock() == 0.5
+    assert not table.placements and clock() == 0.5
     timer.now = 0.2  # recorded 2.0, but held at the card's time until it is seen
     director.tick()
     assert [(seen.card, seen.zone) for seen in table.placements] == [("7h", "cell-4")]
