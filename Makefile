@@ -19,7 +19,7 @@ test: $(STAMP) lint
 	$(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion
+	$(BIN)/ruff check companion hardware benchmarks tests
 	$(BIN)/mypy
 
 bench: $(STAMP)

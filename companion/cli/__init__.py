@@ -23,10 +23,12 @@ COMMAND_MODULES = (
     "companion.cli.cards",
     "companion.cli.demo",
     "companion.cli.referee",
+    "companion.cli.play",
     "hardware.cli",
     "vision.teach_cli",
     "vision.dice_cli",
     "vision.cards_cli",
+    "ui.doctor",
 )
 
 USAGE_ERROR = 2
@@ -43,7 +45,10 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> Parser:
     """The full parser with every registered command."""
+    from companion import __version__
+
     parser = Parser(prog="companion", description="Referee real card games at the table.")
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
     subcommands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subcommands)
