@@ -37,7 +37,7 @@ from companion.engine.observations import (
 )
 from companion.engine.store import Store
 from companion.errors import ObservationError
-from vision.layout import DEFAULT_LAYOUTS, TableLayout
+from vision.layout import DEFAULT_LAYOUTS, TableLayout, solitaire_layout
 from vision.simulated import SimulatedTable, SimulationError, simulated_deck
 from vision.smoothing import Smoother
 from vision.synthetic import ExpressionCard
@@ -312,8 +312,7 @@ def simulated_demo(
     """
     start, observations = load_recording(recording)
     if layout is None:
-        default: Callable[[], TableLayout] = DEFAULT_LAYOUTS[start.game]
-        layout = default()
+        layout = demo_layout(start)
     reader: CardReader = standard_reader()
     expressions = None
     if start.game in EXPRESSION_GAMES:
@@ -326,6 +325,15 @@ def simulated_demo(
     watcher = TableWatcher(table, layout.calibrated(table.calibration()), reader,
                            director.relay, clock, smoother=smoother)
     return SimulatedDemo(start, clock, table, conductor, watcher, director)
+
+
+def demo_layout(start: TableStart) -> TableLayout:
+    """The game's default layout, with as many solitaire columns as the start asks for."""
+    columns = start.options.get("columns")
+    if start.game == "solitaire" and isinstance(columns, int):
+        return solitaire_layout(columns)
+    default: Callable[[], TableLayout] = DEFAULT_LAYOUTS[start.game]
+    return default()
 
 
 def _expression_deck(start: TableStart) -> tuple[dict[str, ExpressionCard], list[str]]:

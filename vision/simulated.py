@@ -202,7 +202,8 @@ class SimulatedTable(Camera):
 
         A card's place in its zone depends on its slot only, so laying or taking one card
         never moves the others: slot 0 is in the middle of a seat's row (then right,
-        left, ...), at the top of a column, top left in the trick, at the bottom of a pile.
+        left, ...), at the top of a column, top left in a zone for several cards (the
+        trick, a hand), at the bottom of a pile.
         """
         self._check_card(card)
         self._check_zone(zone)
@@ -355,10 +356,8 @@ class SimulatedTable(Camera):
                     pose = self._seat_pose(placement.slot, seats.index(zone), len(seats))
                 elif zone.kind == "column":
                     pose = _column_pose(zone, placement.slot)
-                elif zone.kind == "trick":
-                    pose = _trick_pose(zone, placement.slot)
                 else:
-                    pose = _pile_pose(zone, placement.slot)
+                    pose = _zone_pose(zone, placement.slot)
                 items.append((self._face(placement.card), pose, (CARD_WIDTH, CARD_HEIGHT)))
         tray = self._dice_zone()
         if tray is not None and self._dice:
@@ -427,25 +426,33 @@ def _bounds(zone: Zone) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _trick_pose(zone: Zone, slot: int) -> _Pose:
-    """Slot ``slot`` of a grid of whole cards, each centred in ``zone`` though the cards
-    reach past its edge (cards under others are hard to read, so a small trick zone still
-    shows four whole cards); more cards than the grid holds lie on the earlier ones."""
+def _zone_pose(zone: Zone, slot: int) -> _Pose:
+    """Slot ``slot`` of a zone other than a seat's or a column.
+
+    A zone with room for several cards lays them whole in a grid from its top left; a
+    zone a little larger than a card (the trick) lets two a side reach past its edge,
+    their centres in the zone (cards under others are hard to read); more cards than the
+    grid holds lie on the earlier ones. A zone for one card (a grid cell, a pile) is a
+    pile: each card a little off the one under it, a few steps, then round again.
+    """
     left, top, right, bottom = _bounds(zone)
     pitch_x, pitch_y = CARD_WIDTH + ROW_GAP, CARD_HEIGHT + ROW_GAP
-    columns = 1 + max(0, int((right - left - ROW_GAP) // pitch_x))
-    rows = 1 + max(0, int((bottom - top - ROW_GAP) // pitch_y))
+    columns = _grid_count(right - left - ROW_GAP, pitch_x)
+    rows = _grid_count(bottom - top - ROW_GAP, pitch_y)
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    if columns * rows == 1:
+        shift = (slot % PILE_STEPS) * PILE_SHIFT
+        return _Pose(cx + shift, cy + shift, 0.0)
     cell, layer = slot % (columns * rows), slot // (columns * rows)
-    return _Pose((left + right) / 2 + (cell % columns - (columns - 1) / 2) * pitch_x + layer * 8,
-                 (top + bottom) / 2 + (cell // columns - (rows - 1) / 2) * pitch_y, 0.0)
+    return _Pose(cx + (cell % columns - (columns - 1) / 2) * pitch_x + layer * PILE_SHIFT,
+                 cy + (cell // columns - (rows - 1) / 2) * pitch_y + layer * PILE_SHIFT, 0.0)
 
 
-def _pile_pose(zone: Zone, slot: int) -> _Pose:
-    """Slot ``slot`` of a pile in the middle of ``zone``: each card a little off the one
-    under it (a few steps, then round again, so a tall pile stays in its zone)."""
-    left, top, right, bottom = _bounds(zone)
-    shift = (slot % PILE_STEPS) * PILE_SHIFT
-    return _Pose((left + right) / 2 + shift, (top + bottom) / 2 + shift, 0.0)
+def _grid_count(room: float, pitch: float) -> int:
+    """How many cards a zone's grid has across ``room`` mm: as many as fit whole, or, if
+    not two, as many as have their centre inside (two for a zone a little over a card)."""
+    inside = int(room // pitch)
+    return inside if inside >= 2 else 1 + max(0, inside)
 
 
 def _column_pose(zone: Zone, slot: int) -> _Pose:

@@ -19,6 +19,7 @@ from vision.smoothing import Smoother
 from vision.watcher import TableWatcher, standard_reader
 
 RECORDINGS = Path(__file__).parent / "recordings"
+SHIPPED = Path(__file__).parent.parent.parent / "docs" / "observations"
 
 
 def default_layout(game: str) -> TableLayout:
@@ -127,19 +128,8 @@ def test_the_pipeline_reads_back_every_recorded_sighting(game: str) -> None:
     ]
 
 
-def seat_named(layout: TableLayout) -> TableLayout:
-    """The layout with its player zones named as the recordings name seats (seat-1...)."""
-    zones = tuple(
-        replace(zone, name=f"seat-{int(zone.name.split('-')[1]) + 1}")
-        if zone.name.startswith("player-") else zone
-        for zone in layout.zones
-    )
-    return replace(layout, zones=zones)
-
-
 def test_the_21x_demo_ends_as_the_recorded_game_does(tmp_path: Path) -> None:
-    demo = simulated_demo(RECORDINGS / "21x.jsonl", Store(":memory:"), speed=40.0,
-                          layout=seat_named(default_layout("21x")), data=tmp_path)
+    demo = simulated_demo(SHIPPED / "21x.jsonl", Store(":memory:"), speed=40.0, data=tmp_path)
     update = play_headless(demo, timeout=60)
     assert demo.director.report.missed == []
     outcome = update.view.outcome
