@@ -157,7 +157,7 @@ class DemoDirector:
         self._next = 0
         self._waiting: _Waiting | None = None
         self._lock = threading.Lock()
-        self._hold_next()
+        self._begun = False
 
     @property
     def done(self) -> bool:
@@ -185,8 +185,12 @@ class DemoDirector:
         self.post(observation)
 
     def tick(self) -> None:
-        """Act out whatever is due now; returns at once."""
+        """Act out whatever is due now; returns at once. The recorded time starts to run
+        at the first tick (until then the clock stays where its maker held it)."""
         with self._lock:
+            if not self._begun:
+                self._begun = True
+                self._hold_next()
             if self._waiting is not None and not self._settle(self._waiting):
                 return
             while self._next < len(self.observations):
@@ -318,8 +322,11 @@ def simulated_demo(
     if start.game in EXPRESSION_GAMES:
         expressions, deck = _expression_deck(start)
         reader = profile_reader(simulated_deck(expressions, deck, data=data))
+        if smoother is None:  # a taught deck is read in a few ms: frames come fast
+            smoother = Smoother(appear_after=0.15, vanish_after=0.35)
     table = SimulatedTable(layout, seed=seed, expressions=expressions)
     clock = DemoClock(start.t, speed=speed)
+    clock.hold(start.t)  # the game starts at its recorded time; the director lets it run
     conductor = Conductor.start(store, clock, start)
     director = DemoDirector(observations, table, conductor.post, clock)
     watcher = TableWatcher(table, layout.calibrated(table.calibration()), reader,

@@ -72,10 +72,6 @@ DEFAULT_HEIGHT_CM = 70.0
 #: standard card's corner index in view.
 ROW_GAP = 10.0
 MIN_STEP = 14.0
-#: A card on a pile lies this far (mm, right and down) off the one under it, for this many
-#: cards, then the next starts again in the middle.
-PILE_SHIFT = 5.0
-PILE_STEPS = 4
 #: How far (mm) down a solitaire column each card lies below the one before.
 COLUMN_STEP = 30.0
 #: A seat's row of cards keeps this far (mm) inside the table edge and the camera's view.
@@ -432,20 +428,18 @@ def _zone_pose(zone: Zone, slot: int) -> _Pose:
     A zone with room for several cards lays them whole in a grid from its top left; a
     zone a little larger than a card (the trick) lets two a side reach past its edge,
     their centres in the zone (cards under others are hard to read); more cards than the
-    grid holds lie on the earlier ones. A zone for one card (a grid cell, a pile) is a
-    pile: each card a little off the one under it, a few steps, then round again.
+    grid holds lie squarely on the earlier ones, as a zone for one card (a grid cell, a
+    pile) piles them: an edge peeping out from under the top card would make its outline
+    that of no card.
     """
     left, top, right, bottom = _bounds(zone)
     pitch_x, pitch_y = CARD_WIDTH + ROW_GAP, CARD_HEIGHT + ROW_GAP
     columns = _grid_count(right - left - ROW_GAP, pitch_x)
     rows = _grid_count(bottom - top - ROW_GAP, pitch_y)
     cx, cy = (left + right) / 2, (top + bottom) / 2
-    if columns * rows == 1:
-        shift = (slot % PILE_STEPS) * PILE_SHIFT
-        return _Pose(cx + shift, cy + shift, 0.0)
-    cell, layer = slot % (columns * rows), slot // (columns * rows)
-    return _Pose(cx + (cell % columns - (columns - 1) / 2) * pitch_x + layer * PILE_SHIFT,
-                 cy + (cell // columns - (rows - 1) / 2) * pitch_y + layer * PILE_SHIFT, 0.0)
+    cell = slot % (columns * rows)
+    return _Pose(cx + (cell % columns - (columns - 1) / 2) * pitch_x,
+                 cy + (cell // columns - (rows - 1) / 2) * pitch_y, 0.0)
 
 
 def _grid_count(room: float, pitch: float) -> int:
