@@ -9,12 +9,19 @@ Figures, all at 1280x720 on this machine (nothing here ran on a Pi):
   change costs, three times over for the vote);
 - the same for the 21X cards (the 9 built-in ones) read through the deck taught from the simulator;
 - read accuracy: how many of 52 cards laid one at a time on each kind of zone are read
-  right, alone in view.
+  right, alone in view;
+- demo mode on every shipped recording (``docs/observations/``, at 40 times real time):
+  how long it took, how many recorded changes the pipeline confirmed, missed or added, and
+  whether the game ended as the recording played straight to the conductor does.
+
+``python -m benchmarks sim`` runs them all; ``python -m benchmarks.bench_sim demo``
+only the demos.
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -102,7 +109,39 @@ def accuracy() -> None:
               f" (camera {table.height_cm:.0f} cm up)")
 
 
+def demos() -> None:
+    from companion.engine.clock import ManualClock as Manual
+    from companion.engine.conductor import Conductor
+    from companion.engine.observations import Sighting
+    from companion.engine.store import Store
+    from ui.demo import RECORDINGS, load_recording, play_headless, simulated_demo
+
+    for recording in sorted(RECORDINGS.glob("*.jsonl")):
+        start, observations = load_recording(recording)
+        clock = Manual(start.t)
+        straight = Conductor.start(Store(":memory:"), clock, start)
+        for observation in observations:
+            clock.advance(max(0.0, observation.t - clock()))
+            straight.post(observation)
+            straight.step()
+        with tempfile.TemporaryDirectory() as data:
+            started = time.perf_counter()
+            demo = simulated_demo(recording, Store(":memory:"), speed=40.0, data=data)
+            update = play_headless(demo, timeout=600)
+            seconds = time.perf_counter() - started
+        report = demo.director.report
+        changes = sum(1 for o in observations if isinstance(o, Sighting))
+        same = update.view.outcome == straight.view.outcome
+        print(f"sim: demo {recording.name}: {seconds:.0f} s for {observations[-1].t:.0f} s of play;"
+              f" {report.confirmed}/{changes} changes confirmed by the pipeline,"
+              f" {len(report.missed)} missed, {len(report.surprises)} sightings not in the"
+              f" recording; ends as recorded: {'yes' if same else 'NO'}")
+
+
 def main() -> None:
+    if sys.argv[1:] == ["demo"]:
+        demos()
+        return
     rendering()
     recognizer = CardRecognizer()
     table = SimulatedTable(layout_of("trick"), seed=1)
@@ -120,3 +159,8 @@ def main() -> None:
     throughput(f"{len(table.placements)} 21X cards", table, profile_reader(profile),
                ProfileRecognizer(profile).recognize)
     accuracy()
+    demos()
+
+
+if __name__ == "__main__":
+    main()
