@@ -38,9 +38,9 @@ from companion.engine.observations import (
 from companion.engine.store import Store
 from companion.errors import ObservationError
 from vision.layout import DEFAULT_LAYOUTS, TableLayout, solitaire_layout
+from vision.scenes.synthetic import ExpressionCard
 from vision.simulated import SimulatedTable, SimulationError, simulated_deck
 from vision.smoothing import Smoother
-from vision.synthetic import ExpressionCard
 from vision.watcher import CardReader, TableWatcher, profile_reader, standard_reader
 
 log = logging.getLogger(__name__)
@@ -157,7 +157,6 @@ class DemoDirector:
         self._next = 0
         self._waiting: _Waiting | None = None
         self._lock = threading.Lock()
-        self._begun = False
 
     @property
     def done(self) -> bool:
@@ -185,40 +184,42 @@ class DemoDirector:
         self.post(observation)
 
     def tick(self) -> None:
-        """Act out whatever is due now; returns at once. The recorded time starts to run
-        at the first tick (until then the clock stays where its maker held it)."""
-        with self._lock:
-            if not self._begun:
-                self._begun = True
-                self._hold_next()
-            if self._waiting is not None and not self._settle(self._waiting):
-                return
-            while self._next < len(self.observations):
-                observation = self.observations[self._next]
-                if self.clock() < observation.t:
-                    return
-                if isinstance(observation, Sighting):
-                    group = self._group(observation)
-                    self._next += len(group)
-                    self._act(group)
-                    return
-                self._next += 1
-                self._hold_next()
-                self.post(observation)
-            self.clock.hold(None)
+        """Act out what is due now, one observation a tick; returns at once.
 
-    def _settle(self, waiting: _Waiting) -> bool:
-        """Whether the change waited for is over (confirmed, or given up on)."""
+        The clock stays at the time of what was just posted (or of the change being
+        waited for) until the next tick, so the conductor, stepped between ticks, stamps
+        each move with its recorded time. The recorded time starts to run at the first
+        tick (until then the clock stays where its maker held it).
+        """
+        with self._lock:
+            if self._waiting is not None:
+                self._settle(self._waiting)
+                return
+            if self._next >= len(self.observations):
+                self.clock.hold(None)
+                return
+            observation = self.observations[self._next]
+            self.clock.hold(observation.t)
+            if self.clock() < observation.t - 1e-9:  # a nanosecond early counts: float clocks
+                return
+            if isinstance(observation, Sighting):
+                group = self._group(observation)
+                self._next += len(group)
+                self._act(group)
+                return
+            self._next += 1
+            self.post(observation)
+
+    def _settle(self, waiting: _Waiting) -> None:
+        """End the wait once the change is confirmed, or given up on (then post it)."""
         if waiting.expected and self._timer() - waiting.since < self.confirm_timeout:
-            return False
+            return
         for kind, card, zone in waiting.expected:
             self.report.missed.append(f"{kind} {card} in {zone}")
             log.warning("the pipeline did not confirm %s %s in %s: posting it", kind, card, zone)
             self.post(next(s for s in waiting.recorded
                            if (s.kind, s.card, s.zone) == (kind, card, zone)))
         self._waiting = None
-        self._hold_next()
-        return True
 
     def _group(self, first: Sighting) -> list[Sighting]:
         """``first`` and, for a roll, the other dice rolled at the same time."""
@@ -263,10 +264,6 @@ class DemoDirector:
             dice = values if len(values) >= len(dice) else dice[: len(dice) - len(values)] + values
         self.table.roll(dice)
 
-    def _hold_next(self) -> None:
-        """Hold the clock at the next observation's time (free once there is none)."""
-        upcoming = self.observations[self._next] if self._next < len(self.observations) else None
-        self.clock.hold(None if upcoming is None else upcoming.t)
 
 
 @dataclass
@@ -315,23 +312,31 @@ def simulated_demo(
     taught 21X deck is kept (the data directory by default).
     """
     start, observations = load_recording(recording)
-    if layout is None:
-        layout = demo_layout(start)
+    table, reader = simulated_table_for(start, layout=layout, seed=seed, data=data)
+    if smoother is None and start.game in EXPRESSION_GAMES:
+        smoother = Smoother(appear_after=0.15, vanish_after=0.35)  # a taught deck reads fast
+    clock = DemoClock(start.t, speed=speed)
+    clock.hold(start.t)  # the game starts at its recorded time; the director lets it run
+    conductor = Conductor.start(store, clock, start)
+    director = DemoDirector(observations, table, conductor.post, clock)
+    watcher = TableWatcher(table, table.layout.calibrated(table.calibration()), reader,
+                           director.relay, clock, smoother=smoother)
+    return SimulatedDemo(start, clock, table, conductor, watcher, director)
+
+
+def simulated_table_for(start: TableStart, *, layout: TableLayout | None = None, seed: int = 0,
+                        data: str | Path | None = None) -> tuple[SimulatedTable, CardReader]:
+    """The simulated table of ``start``'s game (:func:`demo_layout` unless ``layout`` is
+    given) and the card reader for its cards (21X cards through a deck taught from the
+    simulator, kept in ``data``, the data directory by default)."""
     reader: CardReader = standard_reader()
     expressions = None
     if start.game in EXPRESSION_GAMES:
         expressions, deck = _expression_deck(start)
         reader = profile_reader(simulated_deck(expressions, deck, data=data))
-        if smoother is None:  # a taught deck is read in a few ms: frames come fast
-            smoother = Smoother(appear_after=0.15, vanish_after=0.35)
-    table = SimulatedTable(layout, seed=seed, expressions=expressions)
-    clock = DemoClock(start.t, speed=speed)
-    clock.hold(start.t)  # the game starts at its recorded time; the director lets it run
-    conductor = Conductor.start(store, clock, start)
-    director = DemoDirector(observations, table, conductor.post, clock)
-    watcher = TableWatcher(table, layout.calibrated(table.calibration()), reader,
-                           director.relay, clock, smoother=smoother)
-    return SimulatedDemo(start, clock, table, conductor, watcher, director)
+    table = SimulatedTable(layout if layout is not None else demo_layout(start), seed=seed,
+                           expressions=expressions)
+    return table, reader
 
 
 def demo_layout(start: TableStart) -> TableLayout:

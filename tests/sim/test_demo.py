@@ -63,11 +63,15 @@ def test_sightings_become_cards_and_the_clock_waits_for_the_pipeline() -> None:
     assert clock() == 1.0 and posted == [] and not director.done
     timer.now = 0.3
     director.relay(replace(placed, t=1.0))  # the watcher confirms the card
-    director.tick()
-    assert posted == [replace(placed, t=1.0)] and clock() == 1.0  # the wait is not counted
+    director.tick()  # the wait ends; the time stays for the conductor to take the sighting
+    assert posted == [replace(placed, t=1.0)] and clock() == 1.0
     timer.now = 0.4
+    director.tick()  # the time runs again from here: the wait is not counted
+    assert clock() == 1.0
+    timer.now = 0.5
     director.tick()
-    assert posted[-1] == press and director.done and director.report.confirmed == 1
+    assert posted[-1] == press and clock() == pytest.approx(2.0)
+    assert director.done and director.report.confirmed == 1
 
 
 def test_a_change_the_pipeline_misses_is_posted_as_recorded_after_the_timeout() -> None:
@@ -78,8 +82,9 @@ def test_a_change_the_pipeline_misses_is_posted_as_recorded_after_the_timeout() 
     director.relay(Sighting("placed", "Qd", "cell-0", 0.0))  # a misread
     timer.now = 6.0
     director.tick()
-    timer.now = 6.1
-    director.tick()
+    for real in (6.1, 6.2):
+        timer.now = real
+        director.tick()
     assert posted == [Sighting("placed", "Qd", "cell-0", 0.0), placed, Tap("close", 0.5)]
     assert director.report.missed == ["placed Qs in cell-0"]
     assert director.report.surprises == ["placed Qd in cell-0"]
@@ -95,9 +100,9 @@ def test_dice_rolled_at_one_time_are_one_roll_and_a_reroll_replaces_one_die() ->
     assert table.dice == (2, 6)
     for roll in rolls:
         director.relay(roll)
-    director.tick()
-    timer.now = 0.2
-    director.tick()
+    for real in (0.1, 0.2, 0.3):
+        timer.now = real
+        director.tick()
     assert table.dice == (2, 4)
 
 
