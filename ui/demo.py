@@ -54,6 +54,8 @@ DEFAULT_SPEED = 10.0
 #: Real seconds the director waits for the pipeline to confirm a change before it gives up
 #: on it (and posts the recorded sighting itself, so the game goes on).
 CONFIRM_TIMEOUT = 8.0
+#: Dice sightings this close (recorded seconds) after the first of a throw are the same throw.
+ROLL_SECONDS = 1.0
 #: Games whose cards are 21X expression cards (read through a taught deck).
 EXPRESSION_GAMES = frozenset({"21x", "21x-solo"})
 RECORDINGS = Path(__file__).resolve().parent.parent / "docs" / "observations"
@@ -222,13 +224,14 @@ class DemoDirector:
         self._waiting = None
 
     def _group(self, first: Sighting) -> list[Sighting]:
-        """``first`` and, for a roll, the other dice rolled at the same time."""
+        """``first`` and, for a roll, the other dice rolled with it (their sightings follow
+        within ``ROLL_SECONDS``: the dice of one throw land together)."""
         group = [first]
         if first.card != DIE:
             return group
         for observation in self.observations[self._next + 1:]:
             if (not isinstance(observation, Sighting) or observation.card != DIE
-                    or observation.t != first.t or observation.kind != first.kind):
+                    or observation.t - first.t > ROLL_SECONDS or observation.kind != first.kind):
                 break
             group.append(observation)
         return group

@@ -90,17 +90,17 @@ def test_a_change_the_pipeline_misses_is_posted_as_recorded_after_the_timeout() 
     assert director.report.surprises == ["placed Qd in cell-0"]
 
 
-def test_dice_rolled_at_one_time_are_one_roll_and_a_reroll_replaces_one_die() -> None:
+def test_dice_seen_together_are_one_throw_and_a_reroll_replaces_one_die() -> None:
     timer, posted = Timer(), list[Observation]()
-    rolls = [Sighting("rolled", "die", "dice", 1.0, value=value) for value in (2, 6)]
-    reroll = Sighting("rolled", "die", "dice", 2.0, value=4)
+    rolls = [Sighting("rolled", "die", "dice", t, value=value) for t, value in ((1.0, 2), (1.3, 6))]
+    reroll = Sighting("rolled", "die", "dice", 3.0, value=4)
     director, _, table = director_of([*rolls, reroll], timer, posted)
     timer.now = 0.1
     director.tick()
     assert table.dice == (2, 6)
     for roll in rolls:
         director.relay(roll)
-    for real in (0.1, 0.2, 0.3):
+    for real in (0.1, 0.2, 0.3, 0.4):
         timer.now = real
         director.tick()
     assert table.dice == (2, 4)
