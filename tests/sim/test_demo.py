@@ -106,6 +106,11 @@ def test_dice_seen_together_are_one_throw_and_a_reroll_replaces_one_die() -> Non
     assert table.dice == (2, 4)
 
 
+def test_a_recording_that_cannot_be_read_is_an_observation_error(tmp_path: Path) -> None:
+    with pytest.raises(ObservationError, match="cannot read the recording"):
+        load_recording(tmp_path / "absent.jsonl")
+
+
 def test_a_sighting_the_table_cannot_show_names_its_time() -> None:
     timer, posted = Timer(), list[Observation]()
     director, _, _ = director_of([Sighting("removed", "Kd", "cell-1", 0.0)], timer, posted)
