@@ -14,8 +14,8 @@ is remembered where it lay while a card read since covers it, so it is not repor
 removed just because it is hidden.
 
 Cards are read by a :data:`CardReader`: :func:`standard_reader` for playing cards,
-:func:`profile_reader` for a taught deck (21X cards); both read a frame only when the
-picture changed.
+:func:`profile_reader` for a taught deck (21X cards); both read only where the picture
+changed, and let three reads vote (:class:`ChangeReader`).
 """
 
 from __future__ import annotations
