@@ -1,0 +1,158 @@
+"""The touchscreen app: screens over a :class:`~ui.loop.TableLoop`, driven by Kivy's clock.
+
+Nothing here knows a game's rules. Every ``1/TICK_HZ`` s the clock calls
+:meth:`CompanionApp.tick` on the UI thread: it hands the keyboard's button presses to the
+game, runs one conductor step and passes the update to the showing screen, which is
+also told the time for its timers. Screens switch by what the referee waits for: a
+caller's X opens ``call``, a stated total opens ``stand``, a finished game ``round-end``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.engine.conductor import Signal, Update
+from companion.engine.observations import TableStart
+from companion.engine.store import Store
+from ui.format import expected
+from ui.keys import KeyButtons
+from ui.loop import TableLoop
+from ui.screens.base import AppScreen
+from ui.screens.home import HomeScreen
+from ui.screens.keypads import CallScreen, StandScreen
+from ui.screens.table import TableScreen
+from ui.screens.touch import LogScreen, PickScreen
+
+TICK_HZ = 20
+GAME_SCREENS = ("table", "call", "stand", "pick", "log")
+"""Screens that follow the game: the referee's needs switch between them."""
+SCREENS: tuple[type[AppScreen], ...] = (HomeScreen, TableScreen, CallScreen, StandScreen,
+                                        PickScreen, LogScreen)
+
+
+class CompanionApp(App):  # type: ignore[misc]
+    """The app: one window, the screens, the table loop and the keyboard's buttons."""
+
+    title = "table companion"
+
+    def __init__(self, loop: TableLoop, *, keyboard: bool = True, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.loop = loop
+        self.store: Store = loop.store
+        self.keyboard = keyboard
+        self.keys: KeyButtons | None = None
+        self.screens: dict[str, AppScreen] = {}
+        self.manager: ScreenManager | None = None
+        self.signal_hooks: list[Callable[[Signal], None]] = []
+        self.ticker: Any = None
+
+    def build(self) -> ScreenManager:
+        self.manager = ScreenManager(transition=NoTransition())
+        for screen_class in SCREENS:
+            screen = screen_class(self)
+            self.screens[screen.NAME] = screen
+            self.manager.add_widget(screen)
+        return self.manager
+
+    def on_start(self) -> None:
+        if self.loop.resume():
+            self._game_started()
+            self.go("table")
+        else:
+            self.go("home")
+        self.ticker = Clock.schedule_interval(self.tick, 1 / TICK_HZ)
+        if self.keyboard:
+            Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+
+    def on_stop(self) -> None:
+        if self.ticker is not None:
+            self.ticker.cancel()
+        if self.keys is not None:
+            self.keys.close()
+
+    @property
+    def current(self) -> AppScreen:
+        """The screen showing now."""
+        assert self.manager is not None
+        return self.screens[self.manager.current]
+
+    def now(self) -> float:
+        """The referee's clock."""
+        return self.loop.clock()
+
+    def go(self, screen: str, **options: Any) -> None:
+        """Show ``screen``; ``options`` go to its ``enter``."""
+        assert self.manager is not None
+        target = self.screens[screen]
+        target.enter(**options)
+        self.manager.current = screen
+
+    def start_game(self, start: TableStart) -> None:
+        """Start a new game from the home screen and show its table."""
+        self.loop.start(start)
+        self._game_started()
+        self.go("table")
+
+    def tick(self, _dt: float = 0.0) -> Update | None:
+        """One clock tick: buttons in, one conductor step, the update out to the screen."""
+        if self.keys is not None:
+            for press in self.keys.drain():
+                self.loop.post(press)
+        update = self.loop.step()
+        if update is not None:
+            self.apply(update)
+        self.current.tick(self.now())
+        return update
+
+    def apply(self, update: Update) -> None:
+        """Show one step's update: signals to the hooks, the view to the screen."""
+        for signal in update.signals:
+            for hook in self.signal_hooks:
+                hook(signal)
+        if self.keys is not None and not expected(update.view, "x"):
+            self.keys.release()
+        self.current.update(update)
+        self.route(update)
+
+    def route(self, update: Update) -> None:
+        """Switch to the screen the referee's needs call for."""
+        name = self.current.NAME
+        if name not in GAME_SCREENS:
+            return
+        view = update.view
+        if view.outcome.over and name == "table":
+            self.go("round-end") if "round-end" in self.screens else None
+        elif expected(view, "x") and name != "call":
+            self.go("call")
+        elif expected(view, "total") and name == "table":
+            self.go("stand")
+
+    def _game_started(self) -> None:
+        if self.keyboard:
+            if self.keys is not None:
+                self.keys.close()
+            self.keys = KeyButtons(self.loop.game.seating, self.loop.clock)
+
+    def _key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
+                  _modifiers: Any) -> bool:
+        name = codepoint or _key_name(key)
+        if self.keys is not None and name:
+            self.keys.down(name)
+        return False
+
+    def _key_up(self, _window: Any, key: int, _scancode: int) -> bool:
+        name = _key_name(key)
+        if self.keys is not None and name:
+            self.keys.up(name)
+        return False
+
+
+def _key_name(key: int) -> str:
+    """The character of a Kivy key code ('' for keys without one)."""
+    return chr(key) if 32 <= key < 127 else ""
