@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/companion demo
+	$(BIN)/companion run
 
 test: $(STAMP) lint
 	$(BIN)/pytest

@@ -9,7 +9,9 @@ caller's X opens ``call``, a stated total opens ``stand``, a finished game ``rou
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from kivy.app import App
@@ -17,12 +19,14 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.engine.clock import ManualClock
 from companion.engine.conductor import Signal, Update
 from companion.engine.observations import TableStart
 from companion.engine.store import Store
 from ui.format import expected
 from ui.keys import KeyButtons
 from ui.loop import TableLoop
+from ui.playback import Playback
 from ui.screens.base import AppScreen
 from ui.screens.home import HomeScreen
 from ui.screens.keypads import CallScreen, StandScreen
@@ -30,6 +34,10 @@ from ui.screens.table import TableScreen
 from ui.screens.touch import LogScreen, PickScreen
 
 TICK_HZ = 20
+EXIT_DELAY = 2.0
+"""Seconds the final screen of a demo stays up before ``--exit-when-over`` closes it."""
+RECORDINGS = Path(__file__).resolve().parents[1] / "docs" / "observations"
+"""One recorded game per game: what ``--demo GAME`` plays."""
 GAME_SCREENS = ("table", "call", "stand", "pick", "log")
 """Screens that follow the game: the referee's needs switch between them."""
 SCREENS: tuple[type[AppScreen], ...] = (HomeScreen, TableScreen, CallScreen, StandScreen,
@@ -51,6 +59,8 @@ class CompanionApp(App):  # type: ignore[misc]
         self.manager: ScreenManager | None = None
         self.signal_hooks: list[Callable[[Signal], None]] = []
         self.ticker: Any = None
+        self.demo: Playback | None = None
+        self.exit_when_over = False
 
     def build(self) -> ScreenManager:
         self.manager = ScreenManager(transition=NoTransition())
@@ -101,6 +111,7 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def tick(self, _dt: float = 0.0) -> Update | None:
         """One clock tick: buttons in, one conductor step, the update out to the screen."""
+        self._play_demo()
         if self.keys is not None:
             for press in self.keys.drain():
                 self.loop.post(press)
@@ -119,6 +130,9 @@ class CompanionApp(App):  # type: ignore[misc]
             self.keys.release()
         self.current.update(update)
         self.route(update)
+        if self.exit_when_over and update.view.outcome.over:
+            Clock.schedule_once(lambda _dt: self.stop(), EXIT_DELAY)
+            self.exit_when_over = False
 
     def route(self, update: Update) -> None:
         """Switch to the screen the referee's needs call for."""
@@ -132,6 +146,34 @@ class CompanionApp(App):  # type: ignore[misc]
             self.go("call")
         elif expected(view, "total") and name == "table":
             self.go("stand")
+
+    def play_to(self, playback: Playback, clock: ManualClock, until: float | None) -> None:
+        """Play a recording on a manual clock up to ``until`` s after its start (all of it
+        if None), one step per observation, as the table would have seen it."""
+        self.start_game(playback.start)
+        end = math.inf if until is None else playback.began + until
+        while (when := playback.next_time) is not None and when <= end:
+            clock.now = max(clock.now, when)
+            for observation in playback.due(when):
+                self.loop.post(observation)
+            self.tick()
+        if until is not None:
+            clock.now = max(clock.now, end)
+            self.tick()
+
+    def play_demo(self, game: str, *, exit_when_over: bool) -> None:
+        """Play ``game``'s recorded game by itself once the app starts."""
+        self.demo = Playback.read(RECORDINGS / f"{game}.jsonl", began=self.now())
+        self.exit_when_over = exit_when_over
+
+    def _play_demo(self) -> None:
+        if self.demo is None:
+            return
+        if not self.loop.playing:
+            self.demo.began = self.now()
+            self.start_game(self.demo.start)
+        for observation in self.demo.due(self.now()):
+            self.loop.post(observation)
 
     def _game_started(self) -> None:
         if self.keyboard:

@@ -20,6 +20,25 @@ from companion.engine.store import Store
 from companion.errors import CompanionError
 
 
+PLAYERS = {"21x": (2, 4), "trick": (2, 4), "21x-solo": (1, 1), "solitaire": (1, 1),
+           "medley": (1, 1)}
+"""How many players each game takes (fewest, most)."""
+DEFAULT_NAMES = ("ann", "ben", "cat", "dan")
+
+
+def default_start(game: str, count: int | None = None) -> TableStart:
+    """A game of ``game`` for ``count`` players (default: up to three) with default names.
+
+    >>> default_start("trick").players, default_start("medley").players
+    (('ann', 'ben', 'cat'), ('ann',))
+    """
+    if game not in PLAYERS:
+        raise CompanionError(f"unknown game {game!r} (known: {', '.join(PLAYERS)})")
+    low, high = PLAYERS[game]
+    chosen = min(max(count or 3, low), high)
+    return TableStart(game, DEFAULT_NAMES[:chosen])
+
+
 class NoGame(CompanionError):
     """Something needs a game in progress and there is none."""
 

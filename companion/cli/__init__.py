@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "vision.teach_cli",
     "vision.dice_cli",
     "vision.cards_cli",
+    "ui.cli",
 )
 
 USAGE_ERROR = 2

@@ -14,13 +14,11 @@ from kivy.uix.textinput import TextInput
 from companion.engine.observations import TableStart
 from ui import theme
 from ui.format import GAME_NAMES
+from ui.loop import DEFAULT_NAMES, PLAYERS
 from ui.screens.base import AppScreen, Host
 from ui.widgets import Text, Tile, row
 
-PLAYERS = {"21x": (2, 4), "trick": (2, 4), "21x-solo": (1, 1), "solitaire": (1, 1),
-           "medley": (1, 1)}
-DEFAULT_NAMES = ("ann", "ben", "cat", "dan")
-MAX_SEATS = 4
+MAX_SEATS = len(DEFAULT_NAMES)
 VARIANTS: dict[str, tuple[tuple[str, str, tuple[Any, ...]], ...]] = {
     "21x": (("stand_seconds", "minute", (60, 30, 90)),
             ("last_player", "last player", ("plays_on", "wins")),
