@@ -13,6 +13,8 @@ default table layout, with ``seat-n`` named after its player.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from companion.cardmath.catalogue import builtin
 from companion.engine.observations import TableStart
 from companion.engine.seats import Seating
@@ -39,13 +41,13 @@ def deck_cards(start: TableStart) -> list[tuple[str, str]]:
 
 def zone_choices(start: TableStart) -> list[tuple[str, str]]:
     """(zone name, its caption) of the game's table: the seats first, then the rest."""
-    from vision.layout import DEFAULT_LAYOUTS
+    from vision.layout import DEFAULT_LAYOUTS, TableLayout
 
     seating = Seating.of(start.players, start.seats)
     seat_zones = [(seat.zone, seat.player) for seat in seating.seats]
     taken = {zone for zone, _ in seat_zones}
-    layout = DEFAULT_LAYOUTS[start.game]() if start.game in DEFAULT_LAYOUTS else None
-    others = [] if layout is None else [zone.name for zone in layout.zones]
+    make_layout: Callable[[], TableLayout] | None = DEFAULT_LAYOUTS.get(start.game)
+    others = [] if make_layout is None else [zone.name for zone in make_layout().zones]
     return seat_zones + [(name, name) for name in others
                          if name not in taken and not name.startswith("player-")
                          and not name.startswith("seat-")]

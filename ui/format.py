@@ -45,7 +45,8 @@ def timer_text(timer: TimerView, now: float) -> str:
 def main_timer(view: GameView) -> TimerView | None:
     """The timer the screen shows big: a running countdown first, else the first timer."""
     countdowns = [t for t in view.timers if t.kind == "countdown" and not t.paused]
-    return (countdowns or list(view.timers) or [None])[0]
+    chosen = countdowns or list(view.timers)
+    return chosen[0] if chosen else None
 
 
 def card_text(card: CardView) -> str:

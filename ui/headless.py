@@ -13,6 +13,7 @@ from typing import Any
 
 from kivy.base import EventLoop
 from kivy.tests.common import UnitTestTouch
+from kivy.uix.button import Button
 
 from ui.app import CompanionApp
 
@@ -46,6 +47,18 @@ class Driver:
         touch.touch_down()
         touch.touch_up()
         self.frames(1)
+
+    def button(self, text: str, screen: str | None = None) -> Any:
+        """The button showing ``text`` on ``screen`` (default: the screen showing)."""
+        root = self.app.screens[screen] if screen else self.app.current
+        for widget in root.walk():
+            if isinstance(widget, Button) and widget.text == text and widget.opacity:
+                return widget
+        raise LookupError(f"no button {text!r} on the {root.NAME} screen")
+
+    def press(self, text: str) -> None:
+        """Tap the button showing ``text`` on the screen showing."""
+        self.tap(self.button(text))
 
     def snapshot(self, path: str | Path) -> Path:
         """Save the window as it shows now to ``path`` (PNG, 800x480)."""

@@ -19,7 +19,6 @@ from companion.engine.referee import Referee
 from companion.engine.store import Store
 from companion.errors import CompanionError
 
-
 PLAYERS = {"21x": (2, 4), "trick": (2, 4), "21x-solo": (1, 1), "solitaire": (1, 1),
            "medley": (1, 1)}
 """How many players each game takes (fewest, most)."""

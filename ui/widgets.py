@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from kivy.graphics import Color, Rectangle
@@ -100,7 +101,7 @@ class Keypad(BoxLayout):  # type: ignore[misc]
         keys = GridLayout(cols=4, spacing=theme.GAP)
         self.key_buttons: dict[str, Tile] = {}
         for key in KEYS:
-            tile = Tile(key, lambda key=key: self.press(key), size=theme.BIG,
+            tile = Tile(key, partial(self.press, key), size=theme.BIG,
                         size_hint_y=1)
             self.key_buttons[key] = tile
             keys.add_widget(tile)

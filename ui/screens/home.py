@@ -6,6 +6,7 @@ another order. The first value of each variant is the rules' default.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -39,7 +40,7 @@ class HomeScreen(AppScreen):
         super().__init__(host, **kwargs)
         root = BoxLayout(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
         self.game_tiles = {game: Tile(GAME_NAMES[game].replace(" (trick game)", ""),
-                                      lambda game=game: self.choose(game), size=theme.SMALL + 2)
+                                      partial(self.choose, game), size=theme.SMALL + 2)
                            for game in PLAYERS}
         root.add_widget(row(*self.game_tiles.values(), height=theme.TOUCH + 10))
         self.variants = row()
@@ -49,7 +50,7 @@ class HomeScreen(AppScreen):
         self.names = [TextInput(text=name, multiline=False, font_size=theme.TEXT,
                                 write_tab=False) for name in DEFAULT_NAMES]
         self.buttons = list(range(1, MAX_SEATS + 1))
-        self.button_tiles = [Tile("", lambda n=n: self.next_button(n), size_hint_x=0.4)
+        self.button_tiles = [Tile("", partial(self.next_button, n), size_hint_x=0.4)
                              for n in range(MAX_SEATS)]
         self.seat_rows = BoxLayout(orientation="vertical", spacing=theme.GAP)
         root.add_widget(self.seat_rows)
@@ -85,7 +86,7 @@ class HomeScreen(AppScreen):
         if high > 1:
             for count in range(low, high + 1):
                 self.count_row.add_widget(Tile(f"{count} players",
-                                               lambda c=count: self.set_count(c)))
+                                               partial(self.set_count, count)))
         self._variant_tiles()
         self._seat_rows()
 

@@ -9,6 +9,7 @@ X and the total are typed, or the seat passes; the stand is then shown with its 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -93,7 +94,7 @@ class KeypadScreen(AppScreen):
         self.seat_row.clear_widgets()
         for number in seats:
             player = self.player(view, number)
-            self.seat_row.add_widget(Tile(player, lambda n=number: self.choose(n),
+            self.seat_row.add_widget(Tile(player, partial(self.choose, number),
                                           background_color=theme.CHOSEN
                                           if number == self.seat else theme.BUTTON))
         seat = next((s for s in view.seats if s.seat == self.seat), None)

@@ -7,17 +7,22 @@ recent events to correct. Open attention items sit above them, each resolved in 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.engine.conductor import Attention, Signal, Update
+from companion.engine.observations import PressKind
 from companion.engine.view import GameView
 from ui import theme
 from ui.format import GAME_NAMES, late_text, main_timer, timer_text
 from ui.layouts import layout_for
 from ui.screens.base import AppScreen, Host
 from ui.widgets import Panel, Text, Tile, row
+
+SEAT_BUTTONS: tuple[tuple[PressKind, str], ...] = (("press", "call"), ("hold", "stand"))
+"""Each seat's on-screen buttons: a press calls, a hold stands, as on the wired button."""
 
 
 class TableScreen(AppScreen):
@@ -92,13 +97,17 @@ class TableScreen(AppScreen):
         self.seat_buttons = {}
         loop = self.host.loop
         for seat in view.seats:
-            for kind, caption in (("press", "call"), ("hold", "stand")):
+            for kind, caption in SEAT_BUTTONS:
                 tile = Tile(f"{seat.seat} {caption}",
-                            lambda number=seat.seat, kind=kind: loop.press(number, kind))
+                            partial(loop.press, seat.seat, kind))
                 self.seat_buttons[(seat.seat, kind)] = tile
                 self.controls.add_widget(tile)
         self.controls.add_widget(Tile("+ card", lambda: self.host.go("pick")))
         self.controls.add_widget(Tile("log", lambda: self.host.go("log")))
+
+    def resolve(self, item: int, choice: int) -> None:
+        """Answer attention item ``item`` with its choice number ``choice``."""
+        self.host.loop.game.resolve(item, choice)
 
     def _buzz_text(self, view: GameView) -> str:
         names = {seat.seat: seat.player for seat in view.seats}
@@ -114,14 +123,13 @@ class TableScreen(AppScreen):
     def _show_attention(self, items: tuple[Attention, ...]) -> None:
         self.attention_items = items
         self.attention.clear_widgets()
-        loop = self.host.loop
         for item in items[:2]:
             strip = Panel(orientation="horizontal", colour=(0.45, 0.30, 0.05, 1),
                           size_hint_y=None, height=theme.TOUCH + 2 * theme.GAP)
             strip.add_widget(Text(item.message, size=theme.TEXT))
             for index, choice in enumerate(item.choices):
                 strip.add_widget(Tile(choice.label,
-                                      lambda i=item.id, c=index: loop.game.resolve(i, c),
+                                      partial(self.resolve, item.id, index),
                                       size_hint_x=0.25))
             self.attention.add_widget(strip)
         self.attention.height = len(self.attention.children) * (theme.TOUCH + 3 * theme.GAP)

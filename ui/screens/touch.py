@@ -7,6 +7,7 @@ with a ``void`` button that logs a correction (the history itself is never edite
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -59,7 +60,7 @@ class PickScreen(AppScreen):
         self.zones.clear_widgets()
         self.zone_tiles = {}
         for zone, caption in zone_choices(start):
-            tile = Tile(caption, lambda zone=zone: self.choose(zone))
+            tile = Tile(caption, partial(self.choose, zone))
             self.zone_tiles[zone] = tile
             self.zones.add_widget(tile)
         self.cards.clear_widgets()
@@ -67,7 +68,7 @@ class PickScreen(AppScreen):
         cols = 14 if len(deck_cards(start)) > 20 else 5
         self.cards.cols = cols
         for card, caption in deck_cards(start):
-            tile = Tile(caption, lambda card=card: self.place(card), size=theme.SMALL + 2)
+            tile = Tile(caption, partial(self.place, card), size=theme.SMALL + 2)
             self.card_tiles[card] = tile
             self.cards.add_widget(tile)
         self.refresh()
@@ -116,7 +117,7 @@ class LogScreen(AppScreen):
             strip.add_widget(Text(f"{event.seq}. [b]{event.kind}[/b] {details}"[:120],
                                   size=theme.SMALL))
             if event.seq > 1:
-                strip.add_widget(Tile("void", lambda seq=event.seq: self.void(seq),
+                strip.add_widget(Tile("void", partial(self.void, event.seq),
                                       size_hint_x=0.18))
             self.lines.add_widget(strip)
 
