@@ -28,9 +28,14 @@ from ui.keys import KeyButtons
 from ui.loop import TableLoop
 from ui.playback import Playback
 from ui.screens.base import AppScreen
+from ui.screens.history import HistoryScreen
 from ui.screens.home import HomeScreen
 from ui.screens.keypads import CallScreen, StandScreen
+from ui.screens.round_end import RoundEndScreen
+from ui.screens.scoreboard import ScoreboardScreen
+from ui.screens.settings import SettingsScreen
 from ui.screens.table import TableScreen
+from ui.screens.teach import TeachScreen
 from ui.screens.touch import LogScreen, PickScreen
 
 TICK_HZ = 20
@@ -40,8 +45,9 @@ RECORDINGS = Path(__file__).resolve().parents[1] / "docs" / "observations"
 """One recorded game per game: what ``--demo GAME`` plays."""
 GAME_SCREENS = ("table", "call", "stand", "pick", "log")
 """Screens that follow the game: the referee's needs switch between them."""
-SCREENS: tuple[type[AppScreen], ...] = (HomeScreen, TableScreen, CallScreen, StandScreen,
-                                        PickScreen, LogScreen)
+SCREENS: tuple[type[AppScreen], ...] = (
+    HomeScreen, TableScreen, CallScreen, StandScreen, PickScreen, LogScreen, RoundEndScreen,
+    ScoreboardScreen, SettingsScreen, TeachScreen, HistoryScreen)
 
 
 class CompanionApp(App):  # type: ignore[misc]
@@ -53,6 +59,7 @@ class CompanionApp(App):  # type: ignore[misc]
         super().__init__(**kwargs)
         self.loop = loop
         self.store: Store = loop.store
+        self.data_folder = Path(loop.store.path).resolve().parent
         self.keyboard = keyboard
         self.keys: KeyButtons | None = None
         self.screens: dict[str, AppScreen] = {}
@@ -114,6 +121,7 @@ class CompanionApp(App):  # type: ignore[misc]
         self._play_demo()
         if self.keys is not None:
             for press in self.keys.drain():
+                self.current.pressed(press)
                 self.loop.post(press)
         update = self.loop.step()
         if update is not None:
@@ -141,7 +149,7 @@ class CompanionApp(App):  # type: ignore[misc]
             return
         view = update.view
         if view.outcome.over and name == "table":
-            self.go("round-end") if "round-end" in self.screens else None
+            self.go("round-end")
         elif expected(view, "x") and name != "call":
             self.go("call")
         elif expected(view, "total") and name == "table":

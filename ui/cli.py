@@ -96,6 +96,7 @@ def run_snapshot(args: argparse.Namespace) -> int:
             elif args.game is not None:
                 app.start_game(default_start(args.game))
                 app.tick()
+            app.ticker.cancel()  # the screen asked for stays, whatever the game needs next
             app.go(args.screen)
             driver.snapshot(args.out)
             driver.stop()

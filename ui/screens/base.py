@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Protocol
 
 from kivy.graphics import Color, Rectangle
 from kivy.uix.screenmanager import Screen
 
 from companion.engine.conductor import Update
-from companion.engine.observations import TableStart
+from companion.engine.observations import ButtonPress, TableStart
 from companion.engine.store import Store
 from ui import theme
 from ui.loop import TableLoop
@@ -19,6 +20,8 @@ class Host(Protocol):
 
     loop: TableLoop
     store: Store
+    data_folder: Path
+    """Where the app keeps its files (the store's directory): decks, layouts, settings."""
 
     def go(self, screen: str, **options: Any) -> None:
         """Show ``screen`` with ``options`` for its :meth:`AppScreen.enter`."""
@@ -52,6 +55,9 @@ class AppScreen(Screen):  # type: ignore[misc]
 
     def tick(self, now: float) -> None:
         """Called on every clock tick while the screen is showing (timers)."""
+
+    def pressed(self, press: ButtonPress) -> None:
+        """Called with each press of a button or key while the screen is showing."""
 
     def _fit(self, *_: Any) -> None:
         self._background.pos, self._background.size = self.pos, self.size
