@@ -19,7 +19,7 @@ test: $(STAMP) lint
 	$(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion ui
+	$(BIN)/ruff check companion hardware benchmarks tests ui
 	$(BIN)/mypy
 
 bench: $(STAMP)

@@ -34,6 +34,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from companion.engine.seats import seat_zone
 from companion.errors import LocatedError
 
 Point = tuple[float, float]
@@ -485,16 +486,16 @@ def players_layout(
 ) -> TableLayout:
     """A table for 21X or the trick game: centre zones side by side, then one wedge per player.
 
-    ``player-0`` (the first player of the game's start event) sits at the bottom edge,
+    ``seat-1`` (the first player of the game's start event) sits at the bottom edge,
     nearest the screen, and the others follow clockwise as seen from above; each wedge runs
     from the table centre to the table edge, and the centre zones, listed first, take
     precedence over the wedges.
 
     >>> layout = players_layout(3)
     >>> [zone.name for zone in layout.zones]
-    ['deck', 'trick', 'player-0', 'player-1', 'player-2']
+    ['deck', 'trick', 'seat-1', 'seat-2', 'seat-3']
     >>> layout.zone_at((450.0, 590.0)), layout.zone_at((480.0, 300.0))
-    ('player-0', 'trick')
+    ('seat-1', 'trick')
     """
     if not 1 <= players <= 8:
         raise LayoutError(f"a players layout is for 1 to 8 players, not {players}")
@@ -517,7 +518,7 @@ def players_layout(
         middle = math.pi / 2 + index * step  # y grows downwards: pi/2 is the bottom edge
         zones.append(
             Zone(
-                f"player-{index}",
+                seat_zone(index + 1),
                 _wedge(width, height, middle - step / 2, middle + step / 2),
                 "player",
             )

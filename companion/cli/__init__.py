@@ -23,10 +23,12 @@ COMMAND_MODULES = (
     "companion.cli.cards",
     "companion.cli.demo",
     "companion.cli.referee",
+    "companion.cli.play",
     "hardware.cli",
     "vision.teach_cli",
     "vision.dice_cli",
     "vision.cards_cli",
+    "ui.doctor",
     "ui.cli",
 )
 

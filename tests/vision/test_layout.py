@@ -151,7 +151,7 @@ def test_player_wedges_cover_the_table_edge_once(players: int) -> None:
         angle = 2 * math.pi * (step + 0.5) / 72
         point = (450 + 440 * math.cos(angle), 300 + 290 * math.sin(angle))
         assert sum(wedge.contains(point) for wedge in wedges) == 1
-    assert layout.zone_at((450.0, 595.0)) == "player-0"  # the first player at the bottom edge
+    assert layout.zone_at((450.0, 595.0)) == "seat-1"  # the first player at the bottom edge
 
 
 def test_medley_has_its_grid_corners_and_piles() -> None:

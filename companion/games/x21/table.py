@@ -135,8 +135,8 @@ class Cards:
         """The difficulty icons on these cards."""
         return sum(self.card(card).icons for card in cards)
 
-    def total(self, cards: Sequence[str], claim: Claim, v: int) -> Fraction:
-        """The hand's total at the claim's X and Y; ``HandError`` if that binding is not
+    def values(self, cards: Sequence[str], claim: Claim, v: int) -> tuple[Fraction, ...]:
+        """Each card's value at the claim's X and Y; ``HandError`` if that binding is not
         allowed (X = 0, a missing Y...)."""
         expressions = [self.card(card).expression for card in cards]
         try:
@@ -144,7 +144,11 @@ class Cards:
                                    y=claim.y, v=v, rules=self.hand_rules)
         except ExpressionError as error:
             raise HandError(str(error)) from None
-        return result.total
+        return result.values
+
+    def total(self, cards: Sequence[str], claim: Claim, v: int) -> Fraction:
+        """The hand's total at the claim's X and Y (see :meth:`values`)."""
+        return sum(self.values(cards, claim, v), Fraction(0))
 
     def judge(self, cards: Sequence[str], claim: Claim, v: int,
               said: str) -> tuple[Fraction | None, str]:
