@@ -21,12 +21,13 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.engine.clock import ManualClock
 from companion.engine.conductor import Signal, Update
-from companion.engine.observations import TableStart
+from companion.engine.observations import ButtonPress, Observation, TableStart
 from companion.engine.store import Store
+from hardware.table import Table
 from ui.format import expected
-from ui.keys import KeyButtons
 from ui.loop import TableLoop
 from ui.playback import Playback
+from ui.preferences import Preferences
 from ui.screens.base import AppScreen
 from ui.screens.history import HistoryScreen
 from ui.screens.home import HomeScreen
@@ -37,6 +38,7 @@ from ui.screens.settings import SettingsScreen
 from ui.screens.table import TableScreen
 from ui.screens.teach import TeachScreen
 from ui.screens.touch import LogScreen, PickScreen
+from ui.table_io import TableIO
 
 TICK_HZ = 20
 EXIT_DELAY = 2.0
@@ -55,13 +57,15 @@ class CompanionApp(App):  # type: ignore[misc]
 
     title = "table companion"
 
-    def __init__(self, loop: TableLoop, *, keyboard: bool = True, **kwargs: Any) -> None:
+    def __init__(self, loop: TableLoop, *, keyboard: bool = True, table: Table | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loop = loop
         self.store: Store = loop.store
         self.data_folder = Path(loop.store.path).resolve().parent
         self.keyboard = keyboard
-        self.keys: KeyButtons | None = None
+        self.io: TableIO | None = None
+        self.table = table
         self.screens: dict[str, AppScreen] = {}
         self.manager: ScreenManager | None = None
         self.signal_hooks: list[Callable[[Signal], None]] = []
@@ -90,8 +94,8 @@ class CompanionApp(App):  # type: ignore[misc]
     def on_stop(self) -> None:
         if self.ticker is not None:
             self.ticker.cancel()
-        if self.keys is not None:
-            self.keys.close()
+        if self.io is not None:
+            self.io.close()
 
     @property
     def current(self) -> AppScreen:
@@ -119,10 +123,8 @@ class CompanionApp(App):  # type: ignore[misc]
     def tick(self, _dt: float = 0.0) -> Update | None:
         """One clock tick: buttons in, one conductor step, the update out to the screen."""
         self._play_demo()
-        if self.keys is not None:
-            for press in self.keys.drain():
-                self.current.pressed(press)
-                self.loop.post(press)
+        if self.io is not None:
+            self.io.pump()
         update = self.loop.step()
         if update is not None:
             self.apply(update)
@@ -132,10 +134,10 @@ class CompanionApp(App):  # type: ignore[misc]
     def apply(self, update: Update) -> None:
         """Show one step's update: signals to the hooks, the view to the screen."""
         for signal in update.signals:
+            if self.io is not None:
+                self.io.play(signal)
             for hook in self.signal_hooks:
                 hook(signal)
-        if self.keys is not None and not expected(update.view, "x"):
-            self.keys.release()
         self.current.update(update)
         self.route(update)
         if self.exit_when_over and update.view.outcome.over:
@@ -184,22 +186,30 @@ class CompanionApp(App):  # type: ignore[misc]
             self.loop.post(observation)
 
     def _game_started(self) -> None:
+        if self.io is not None:
+            self.io.close()
         if self.keyboard:
-            if self.keys is not None:
-                self.keys.close()
-            self.keys = KeyButtons(self.loop.game.seating, self.loop.clock)
+            voice = Preferences.load(self.data_folder).voice
+            self.io = TableIO(self.loop.game.seating, self.loop.clock, self._press,
+                              table=self.table, voice=voice)
+
+    def _press(self, observation: Observation) -> None:
+        """A button press: the screen showing sees it (the button test), the game gets it."""
+        if isinstance(observation, ButtonPress):
+            self.current.pressed(observation)
+        self.loop.post(observation)
 
     def _key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
                   _modifiers: Any) -> bool:
         name = codepoint or _key_name(key)
-        if self.keys is not None and name:
-            self.keys.down(name)
+        if self.io is not None and name:
+            self.io.keys.press(name)
         return False
 
     def _key_up(self, _window: Any, key: int, _scancode: int) -> bool:
         name = _key_name(key)
-        if self.keys is not None and name:
-            self.keys.up(name)
+        if self.io is not None and name:
+            self.io.keys.release(name)
         return False
 
 

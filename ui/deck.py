@@ -13,8 +13,6 @@ default table layout, with ``seat-n`` named after its player.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from companion.cardmath.catalogue import builtin
 from companion.engine.observations import TableStart
 from companion.engine.seats import Seating
@@ -41,12 +39,12 @@ def deck_cards(start: TableStart) -> list[tuple[str, str]]:
 
 def zone_choices(start: TableStart) -> list[tuple[str, str]]:
     """(zone name, its caption) of the game's table: the seats first, then the rest."""
-    from vision.layout import DEFAULT_LAYOUTS, TableLayout
+    from vision.layout import DEFAULT_LAYOUTS
 
     seating = Seating.of(start.players, start.seats)
     seat_zones = [(seat.zone, seat.player) for seat in seating.seats]
     taken = {zone for zone, _ in seat_zones}
-    make_layout: Callable[[], TableLayout] | None = DEFAULT_LAYOUTS.get(start.game)
+    make_layout = DEFAULT_LAYOUTS.get(start.game)
     others = [] if make_layout is None else [zone.name for zone in make_layout().zones]
     return seat_zones + [(name, name) for name in others
                          if name not in taken and not name.startswith("player-")

@@ -233,7 +233,7 @@ class DemoDirector:
         except SimulationError as error:
             raise ObservationError(f"cannot act it out: {error}",
                                    where=f"observation at t={first.t}") from None
-        expected = [(s.kind, s.card, s.zone) for s in group]
+        expected: list[Expected] = [(s.kind, s.card, s.zone) for s in group]
         self._waiting = _Waiting(expected, list(group), self._timer())
         self.clock.hold(first.t)
 

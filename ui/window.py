@@ -1,40 +1,32 @@
 """Kivy's settings for this app, made before Kivy is first imported.
 
-The window is 800x480 (the official 7-inch touchscreen); full screen where asked (the
-Pi), a plain window elsewhere. ``KIVY_NO_ARGS`` keeps Kivy away from our command line;
-Kivy's own console log stays off unless ``COMPANION_DEBUG`` is set.
-
-Hook for the Pi helper: ``ui.kiosk`` (``kivy_environment(on_pi)``,
-``kivy_config_overrides(on_pi)``, ``on_raspberry_pi()``) is applied here when present.
+The window is 800x480 (the official 7-inch touchscreen); full screen where asked or on
+the Pi, a plain window elsewhere. :mod:`ui.kiosk` gives the environment and config of
+a kiosk on the Pi (one touch provider, no blanking) and ``KIVY_NO_ARGS`` everywhere.
+Kivy logs through Python's logging; it stays quiet below warnings unless
+``COMPANION_DEBUG`` is set.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import logging
 import os
-from collections.abc import Mapping
-from typing import Any
 
+from ui import kiosk
 from ui.theme import HEIGHT, WIDTH
 
 DEBUG_ENV = "COMPANION_DEBUG"
 
 
-def configure_kivy(*, fullscreen: bool, home: str | None = None) -> None:
-    """Set Kivy's environment and window config (call before importing ``kivy.app``)."""
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    if not os.environ.get(DEBUG_ENV):
-        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+def configure_kivy(*, fullscreen: bool, home: str | None = None) -> bool:
+    """Set Kivy's environment and window config (before importing ``kivy.app``); returns
+    whether this is a Raspberry Pi."""
+    on_pi = kiosk.on_raspberry_pi()
+    os.environ.update(kiosk.kivy_environment(on_pi))
     if home is not None:
         os.environ["KIVY_HOME"] = home
-    overrides: Mapping[str, Mapping[str, Any]] = {}
-    if importlib.util.find_spec("ui.kiosk") is not None:  # the Pi helper's module
-        kiosk: Any = importlib.import_module("ui.kiosk")
-        on_pi = kiosk.on_raspberry_pi()
-        os.environ.update(kiosk.kivy_environment(on_pi))
-        overrides = kiosk.kivy_config_overrides(on_pi)
-        fullscreen = fullscreen or on_pi
+    if not os.environ.get(DEBUG_ENV):
+        logging.getLogger("kivy").setLevel(logging.WARNING)
     from kivy.config import Config
 
     Config.set("graphics", "width", str(WIDTH))
@@ -42,7 +34,6 @@ def configure_kivy(*, fullscreen: bool, home: str | None = None) -> None:
     Config.set("graphics", "resizable", "0")
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
-    Config.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
-    for section, values in overrides.items():
-        for key, value in values.items():
-            Config.set(section, key, str(value))
+    for section, key, value in kiosk.kivy_config_overrides(on_pi):
+        Config.set(section, key, value)
+    return on_pi

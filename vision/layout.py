@@ -27,7 +27,7 @@ import math
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -631,7 +631,7 @@ def _check_inside(zones: list[Zone], width: float, height: float, name: str) -> 
                 )
 
 
-DEFAULT_LAYOUTS = {
+DEFAULT_LAYOUTS: dict[str, Callable[[], TableLayout]] = {
     "21x": lambda: players_layout(4, centre=("deck", "discard"), name="21x"),
     "21x-solo": lambda: players_layout(1, centre=("deck", "discard"), name="21x-solo"),
     "trick": lambda: players_layout(4, centre=("stock", "trick"), name="trick"),

@@ -61,7 +61,7 @@ def press_seat_button(driver: Any, caption: str, screen: str) -> Any:
     deal(driver)
     driver.press(caption)
     driver.tick()
-    assert driver.app.current.NAME == screen
+    assert screen == driver.app.current.NAME
     return driver.app.current
 
 
@@ -106,7 +106,7 @@ def test_a_key_press_is_the_seat_button(driver: Any, clock: ManualClock) -> None
     window.dispatch("on_key_down", ord("p"), 0, "p", [])
     window.dispatch("on_key_up", ord("p"), 0)
     clock.advance(0.05)
-    driver.app.keys.buttons.panel.poll(clock())
+    driver.app.io.keys.panel.poll(clock())
     driver.tick()
     assert driver.app.current.NAME == "call"
     assert driver.app.current.seat == 2

@@ -8,7 +8,6 @@ homography from image pixels to table millimetres.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -128,11 +127,10 @@ class SettingsScreen(AppScreen):
 
     def save_corners(self) -> None:
         """Calibrate the game's layout from the four marks and save it."""
-        from vision.layout import DEFAULT_LAYOUTS, Calibration, TableLayout
+        from vision.layout import DEFAULT_LAYOUTS, Calibration
 
         game = self.host.loop.start_line.game if self.host.loop.start_line else "21x"
-        make_layout: Callable[[], TableLayout] = DEFAULT_LAYOUTS[game]
-        layout = make_layout()
+        layout = DEFAULT_LAYOUTS[game]()
         table = [(0.0, 0.0), (layout.width, 0.0), (layout.width, layout.height),
                  (0.0, layout.height)]
         try:
