@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -28,6 +28,7 @@ from ui.format import expected
 from ui.loop import TableLoop
 from ui.playback import Playback
 from ui.preferences import Preferences
+from ui.preview import CameraPreview
 from ui.screens.base import AppScreen
 from ui.screens.history import HistoryScreen
 from ui.screens.home import HomeScreen
@@ -40,11 +41,15 @@ from ui.screens.teach import TeachScreen
 from ui.screens.touch import LogScreen, PickScreen
 from ui.table_io import TableIO
 
+if TYPE_CHECKING:
+    from ui.demo import SimulatedDemo
+    from vision.watcher import TableWatcher
+
 TICK_HZ = 20
 EXIT_DELAY = 2.0
 """Seconds the final screen of a demo stays up before ``--exit-when-over`` closes it."""
-RECORDINGS = Path(__file__).resolve().parents[1] / "docs" / "observations"
-"""One recorded game per game: what ``--demo GAME`` plays."""
+DEMO_TAIL = 5.0
+"""Recorded seconds a demo runs on after its recording ends (a timer may still end it)."""
 GAME_SCREENS = ("table", "call", "stand", "pick", "log")
 """Screens that follow the game: the referee's needs switch between them."""
 SCREENS: tuple[type[AppScreen], ...] = (
@@ -70,8 +75,12 @@ class CompanionApp(App):  # type: ignore[misc]
         self.manager: ScreenManager | None = None
         self.signal_hooks: list[Callable[[Signal], None]] = []
         self.ticker: Any = None
-        self.demo: Playback | None = None
+        self.demo: SimulatedDemo | None = None
+        self.demo_done_at: float | None = None
         self.exit_when_over = False
+        self.watcher: TableWatcher | None = None
+        self.preview: CameraPreview | None = None
+        self.frame_number = -1
 
     def build(self) -> ScreenManager:
         self.manager = ScreenManager(transition=NoTransition())
@@ -82,7 +91,7 @@ class CompanionApp(App):  # type: ignore[misc]
         return self.manager
 
     def on_start(self) -> None:
-        if self.loop.resume():
+        if self.demo is None and self.loop.resume():
             self._game_started()
             self.go("table")
         else:
@@ -94,6 +103,8 @@ class CompanionApp(App):  # type: ignore[misc]
     def on_stop(self) -> None:
         if self.ticker is not None:
             self.ticker.cancel()
+        if self.watcher is not None:
+            self.watcher.stop()
         if self.io is not None:
             self.io.close()
 
@@ -106,6 +117,10 @@ class CompanionApp(App):  # type: ignore[misc]
     def now(self) -> float:
         """The referee's clock."""
         return self.loop.clock()
+
+    def later(self, seconds: float, action: Callable[[], object]) -> None:
+        """Run ``action`` on the UI thread after ``seconds`` of real time."""
+        Clock.schedule_once(lambda _dt: action(), seconds)
 
     def go(self, screen: str, **options: Any) -> None:
         """Show ``screen``; ``options`` go to its ``enter``."""
@@ -122,12 +137,13 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def tick(self, _dt: float = 0.0) -> Update | None:
         """One clock tick: buttons in, one conductor step, the update out to the screen."""
-        self._play_demo()
+        self._run_demo()
         if self.io is not None:
             self.io.pump()
         update = self.loop.step()
         if update is not None:
             self.apply(update)
+        self._show_frame()
         self.current.tick(self.now())
         return update
 
@@ -140,9 +156,8 @@ class CompanionApp(App):  # type: ignore[misc]
                 hook(signal)
         self.current.update(update)
         self.route(update)
-        if self.exit_when_over and update.view.outcome.over:
-            Clock.schedule_once(lambda _dt: self.stop(), EXIT_DELAY)
-            self.exit_when_over = False
+        if update.view.outcome.over:
+            self._stop_soon()
 
     def route(self, update: Update) -> None:
         """Switch to the screen the referee's needs call for."""
@@ -172,18 +187,50 @@ class CompanionApp(App):  # type: ignore[misc]
             self.tick()
 
     def play_demo(self, game: str, *, exit_when_over: bool) -> None:
-        """Play ``game``'s recorded game by itself once the app starts."""
-        self.demo = Playback.read(RECORDINGS / f"{game}.jsonl", began=self.now())
+        """Play ``game``'s recorded game by itself on the simulated table, through the
+        camera pipeline; ``exit_when_over`` closes the app once it has ended."""
+        from ui.demo import recording_path, simulated_demo
+
+        self.demo = simulated_demo(recording_path(game), self.store, data=self.data_folder)
         self.exit_when_over = exit_when_over
 
-    def _play_demo(self) -> None:
-        if self.demo is None:
+    def _run_demo(self) -> None:
+        """One tick of the demo: the director acts, the live view shows the newest frame."""
+        demo = self.demo
+        if demo is None:
             return
         if not self.loop.playing:
-            self.demo.began = self.now()
-            self.start_game(self.demo.start)
-        for observation in self.demo.due(self.now()):
-            self.loop.post(observation)
+            self.loop.adopt(demo.conductor, demo.start, demo.clock)
+            self.watch(demo.watcher)
+            demo.watcher.start()
+            self._game_started()
+            self.go("table")
+        demo.director.tick()
+        if demo.director.done and self.demo_done_at is None:
+            self.demo_done_at = demo.clock()
+        finished = self.demo_done_at is not None and demo.clock() >= self.demo_done_at + DEMO_TAIL
+        if self.exit_when_over and finished:
+            self._stop_soon()
+
+    def watch(self, watcher: TableWatcher) -> None:
+        """Show ``watcher``'s frames in the table screen's live view."""
+        self.watcher = watcher
+        self.preview = CameraPreview(size_hint_x=0.42)
+        self.screens["table"].set_preview(self.preview)
+
+    def _show_frame(self) -> None:
+        if self.watcher is None or self.preview is None:
+            return
+        latest = self.watcher.latest()
+        if latest is None or latest.number == self.frame_number:
+            return
+        self.frame_number = latest.number
+        self.preview.show(latest.frame, [(o.card, o.corners) for o in latest.outlines])
+
+    def _stop_soon(self) -> None:
+        if self.exit_when_over:
+            self.exit_when_over = False
+            Clock.schedule_once(lambda _dt: self.stop(), EXIT_DELAY)
 
     def _game_started(self) -> None:
         if self.io is not None:

@@ -81,6 +81,12 @@ class TableLoop:
         self.start_line = start
         return self.conductor
 
+    def adopt(self, conductor: Conductor, start: TableStart, clock: Clock) -> None:
+        """Play a game someone else set up (the demo's), on its clock."""
+        self.conductor = conductor
+        self.start_line = start
+        self.clock = clock
+
     def leave(self) -> None:
         """Put the game away (it stays in the store; an unfinished one resumes next start)."""
         self.conductor = None

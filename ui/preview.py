@@ -53,7 +53,7 @@ class CameraPreview(Widget):  # type: ignore[misc]
             self.picture.texture = self.texture
             self._place()
         data = frame if frame.flags.c_contiguous else np.ascontiguousarray(frame)
-        self.texture.blit_buffer(data.data, colorfmt="bgr", bufferfmt="ubyte")
+        self.texture.blit_buffer(data.reshape(-1).data, colorfmt="bgr", bufferfmt="ubyte")
         self.canvas.ask_update()
         self.frames_shown += 1
         self._outline(outlines)

@@ -3,8 +3,8 @@
 The window is 800x480 (the official 7-inch touchscreen); full screen where asked or on
 the Pi, a plain window elsewhere. :mod:`ui.kiosk` gives the environment and config of
 a kiosk on the Pi (one touch provider, no blanking) and ``KIVY_NO_ARGS`` everywhere.
-Kivy logs through Python's logging; it stays quiet below warnings unless
-``COMPANION_DEBUG`` is set.
+Kivy logs through Python's logging; its start-up complaints about optional parts this
+app does not use (libmtdev, a clipboard tool) stay quiet unless ``COMPANION_DEBUG`` is set.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def configure_kivy(*, fullscreen: bool, home: str | None = None) -> bool:
     if home is not None:
         os.environ["KIVY_HOME"] = home
     if not os.environ.get(DEBUG_ENV):
-        logging.getLogger("kivy").setLevel(logging.WARNING)
+        logging.getLogger("kivy").setLevel(logging.CRITICAL)
     from kivy.config import Config
 
     Config.set("graphics", "width", str(WIDTH))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,6 +29,9 @@ class Host(Protocol):
 
     def start_game(self, start: TableStart) -> None:
         """Start a new game and show its table."""
+
+    def later(self, seconds: float, action: Callable[[], object]) -> None:
+        """Run ``action`` on the UI thread after ``seconds`` of real time."""
 
     def now(self) -> float:
         """The referee's clock."""

@@ -23,6 +23,8 @@ from ui.screens.base import AppScreen, Host
 from ui.widgets import Keypad, Panel, Text, Tile, row
 
 VERDICT_SIGNALS = ("right", "wrong", "refused")
+VERDICT_SECONDS = 4.0
+"""How long a verdict stays up before the table comes back by itself."""
 
 
 def uses_y(seat: SeatView) -> bool:
@@ -48,7 +50,7 @@ class KeypadScreen(AppScreen):
         self.working = Text(size=theme.TEXT)
         for child in (self.heading, self.hand, self.working):
             self.hand_panel.add_widget(child)
-        self.message = Text(size=theme.BIG, size_hint_y=None, height=90, halign="center")
+        self.message = Text(size=theme.TEXT + 4, size_hint_y=None, height=90, halign="center")
         for child in (self.seat_row, self.hand_panel, self.message):
             left.add_widget(child)
         right = BoxLayout(orientation="vertical", spacing=theme.GAP)
@@ -84,6 +86,7 @@ class KeypadScreen(AppScreen):
         for signal in update.signals:
             if signal.kind in VERDICT_SIGNALS and signal.seat in (self.seat, None):
                 self.message.text = self.verdict(signal.kind, signal.detail, update.view)
+                self.host.later(VERDICT_SECONDS, self.back_to_table)
         if not self.sent and self.seat not in seats and seats:
             self.seat = seats[0]
         self.show(update.view, seats)
@@ -107,6 +110,11 @@ class KeypadScreen(AppScreen):
         if list(self.keypad.entry.fields) != fields:
             self.keypad.reset(fields)
         self.submit.disabled = self.sent or self.seat not in seats
+
+    def back_to_table(self) -> None:
+        """Back to the table, unless the screen has moved on already."""
+        if self.manager is not None and self.manager.current == self.NAME:
+            self.host.go("table")
 
     def choose(self, seat: int) -> None:
         """Answer for ``seat`` next."""

@@ -74,6 +74,8 @@ class TableScreen(AppScreen):
         """Draw ``view`` and the open ``attention`` items."""
         if view.game != self.game:
             self._build_for(view)
+        elif view == self.view and attention == self.attention_items:
+            return
         self.view = view
         self.title.text = f"[b]{GAME_NAMES.get(view.game, view.game)}[/b]\n{view.phase}"
         self.layout.show(view)
