@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 TICK_HZ = 20
 EXIT_DELAY = 2.0
 """Seconds the final screen of a demo stays up before ``--exit-when-over`` closes it."""
+VERDICTS = ("right", "wrong")
+"""Signals of a checked call: the call screen shows them before the game moves on."""
 DEMO_TAIL = 5.0
 """Recorded seconds a demo runs on after its recording ends (a timer may still end it)."""
 GAME_SCREENS = ("table", "call", "stand", "pick", "log")
@@ -160,16 +162,18 @@ class CompanionApp(App):  # type: ignore[misc]
             self._stop_soon()
 
     def route(self, update: Update) -> None:
-        """Switch to the screen the referee's needs call for."""
+        """Switch to the screen the referee's needs call for: a caller's X first, then a
+        total to state, then the round's end (a verdict on ``call`` stays up a moment)."""
         name = self.current.NAME
         if name not in GAME_SCREENS:
             return
         view = update.view
-        if view.outcome.over and name == "table":
+        verdict_now = any(signal.kind in VERDICTS for signal in update.signals)
+        if view.outcome.over and not (name == "call" and verdict_now):
             self.go("round-end")
         elif expected(view, "x") and name != "call":
             self.go("call")
-        elif expected(view, "total") and name == "table":
+        elif expected(view, "total") and name in ("table", "call"):
             self.go("stand")
 
     def play_to(self, playback: Playback, clock: ManualClock, until: float | None) -> None:

@@ -41,7 +41,8 @@ class Driver:
         self.frames(1)
 
     def tap(self, widget: Any) -> None:
-        """Touch ``widget`` at its centre and let go."""
+        """Touch ``widget`` at its centre and let go (after a frame lays the screen out)."""
+        self.frames(1)
         x, y = widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()

@@ -42,12 +42,13 @@ def cards_in(value: Any) -> list[CardView]:
 def table_text(table: Mapping[str, Any], skip: Sequence[str] = ()) -> str:
     """The ``table`` entries not drawn otherwise, one ``key: value`` per line.
 
-    >>> table_text({"deck": 40, "leader": "ann", "trick": ["Kd"]}, skip=("trick",))
+    >>> table_text({"deck": 40, "leader": "ann", "trick": ["Kd"], "calling": None},
+    ...            skip=("trick",))
     'deck: 40\\nleader: ann'
     """
     lines = []
     for key, value in table.items():
-        if key in skip:
+        if key in skip or value is None:
             continue
         shown = ", ".join(map(str, value)) if isinstance(value, list) else value
         lines.append(f"{key.replace('_', ' ')}: {shown}")

@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.togglebutton import ToggleButton
 
 from ui import theme
@@ -74,6 +75,15 @@ def row(*children: Any, height: int = theme.TOUCH, **kwargs: Any) -> BoxLayout:
     for child in children:
         box.add_widget(child)
     return box
+
+
+def scrolling_grid(cols: int, **kwargs: Any) -> tuple[ScrollView, GridLayout]:
+    """A grid of ``cols`` columns that scrolls when it is taller than its place."""
+    grid = GridLayout(cols=cols, spacing=theme.GAP, size_hint_y=None)
+    grid.bind(minimum_height=grid.setter("height"))
+    scroller = ScrollView(do_scroll_x=False, **kwargs)
+    scroller.add_widget(grid)
+    return scroller, grid
 
 
 class Keypad(BoxLayout):  # type: ignore[misc]

@@ -19,9 +19,9 @@ from ui import theme
 from ui.format import GAME_NAMES
 from ui.layouts import layout_for
 from ui.screens.base import AppScreen, Host
-from ui.widgets import Text, Tile, row
+from ui.widgets import Text, Tile, row, scrolling_grid
 
-LISTED = 6
+LISTED = 20
 
 
 def event_line(event: Event) -> str:
@@ -56,14 +56,14 @@ class HistoryScreen(AppScreen):
     def __init__(self, host: Host, **kwargs: Any) -> None:
         super().__init__(host, **kwargs)
         root = BoxLayout(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
-        self.games = BoxLayout(orientation="vertical", spacing=theme.GAP, size_hint_x=0.34)
+        games_view, self.games = scrolling_grid(cols=1, size_hint_x=0.34)
         self.step_text = Text(size=theme.TEXT, size_hint_y=None, height=40)
         self.board = BoxLayout()
         right = BoxLayout(orientation="vertical", spacing=theme.GAP)
         right.add_widget(self.step_text)
         right.add_widget(self.board)
         body = BoxLayout(orientation="horizontal", spacing=theme.GAP)
-        body.add_widget(self.games)
+        body.add_widget(games_view)
         body.add_widget(right)
         root.add_widget(body)
         root.add_widget(row(Tile("home", lambda: host.go("home")),

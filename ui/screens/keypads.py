@@ -112,9 +112,11 @@ class KeypadScreen(AppScreen):
         self.submit.disabled = self.sent or self.seat not in seats
 
     def back_to_table(self) -> None:
-        """Back to the table, unless the screen has moved on already."""
+        """Back to the table (the round's end once the game is over), unless the screen
+        has moved on already."""
         if self.manager is not None and self.manager.current == self.NAME:
-            self.host.go("table")
+            over = self.host.loop.playing and self.host.loop.game.view.outcome.over
+            self.host.go("round-end" if over else "table")
 
     def choose(self, seat: int) -> None:
         """Answer for ``seat`` next."""

@@ -11,24 +11,13 @@ from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
 
 from ui import theme
 from ui.deck import deck_cards, zone_choices
 from ui.screens.base import AppScreen, Host
-from ui.widgets import Panel, Text, Tile, row
+from ui.widgets import Panel, Text, Tile, row, scrolling_grid
 
 LOG_LINES = 6
-
-
-def scrolling_grid(cols: int) -> tuple[ScrollView, GridLayout]:
-    """A grid of ``cols`` columns that scrolls when it is taller than its place."""
-    grid = GridLayout(cols=cols, spacing=theme.GAP, size_hint_y=None)
-    grid.bind(minimum_height=grid.setter("height"))
-    scroller = ScrollView(do_scroll_x=False)
-    scroller.add_widget(grid)
-    return scroller, grid
 
 
 class PickScreen(AppScreen):
