@@ -58,6 +58,10 @@ class ConfigError(LocatedError):
     """A corrupt or invalid configuration file or key."""
 
 
+class DataDirError(LocatedError):
+    """A data directory that cannot be used (a file, unwritable, ...)."""
+
+
 class LogError(LocatedError):
     """A malformed event log line or record."""
 

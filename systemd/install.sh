@@ -118,9 +118,9 @@ install_project() {
         say "unchanged: the project in $VENV"
         return
     fi
-    "$VENV/bin/pip" install --quiet --upgrade "$SOURCE"
-    "$VENV/bin/python" -c 'import picamera2, lgpio' ||
-        fail "picamera2 or lgpio does not import in $VENV (are python3-picamera2 and python3-lgpio installed?)"
+    "$VENV/bin/pip" install --quiet --upgrade --constraint "$HERE/pi-constraints.txt" "$SOURCE"
+    "$VENV/bin/python" -c 'import picamera2, lgpio, cv2' ||
+        fail "picamera2, lgpio or cv2 does not import in $VENV (see the lines above)"
     install -d "$PREFIX/docs"
     install -m 0644 "$SOURCE/docs/pi-install.md" "$PREFIX/docs/pi-install.md"
     install -d "$(dirname "$LINK")"

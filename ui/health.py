@@ -12,6 +12,7 @@ Finding(check='display', ok=True, detail='desktop session (WAYLAND_DISPLAY=wayla
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import subprocess
@@ -33,6 +34,8 @@ MIN_FREE_BYTES = 50 * 1024 * 1024
 ABS_MT_POSITION_X = 0x35  # linux/input-event-codes.h: the mark of a multi-touch screen
 
 Systemctl = Callable[[Sequence[str]], str]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -172,13 +175,10 @@ def _is_touchscreen(event: Path) -> bool:
 
 def check_config(path: Path) -> Finding:
     """The configuration file reads, is valid TOML, and its [hardware] pin map is valid."""
-    from companion.config import load_config
-    from hardware.pins import load_pin_map
-
     if not path.exists():
         return good("config", f"no {path}: the defaults apply")
     try:
-        pins = load_pin_map(load_config(path), path=str(path))
+        _config, pins = _load_config(path)
     except CompanionError as error:
         return problem("config", str(error),
                        f"correct it (docs/hardware.md lists the keys) or remove {path} to use the"
@@ -186,6 +186,31 @@ def check_config(path: Path) -> Finding:
     buzzer = f"buzzer on GPIO{pins.buzzer.pin}" if pins.buzzer else "no buzzer"
     return good("config", f"{path}: valid; {len(pins.players)} players, referee on"
                           f" GPIO{pins.referee}, {buzzer}")
+
+
+def config_or_defaults(path: Path) -> tuple[dict[str, Any], str | None]:
+    """For the app at start-up: the configuration at ``path``, or, when it cannot be used,
+    ``{}`` (every default) and the warning to show on the screen (also logged).
+
+    >>> config_or_defaults(Path("/nonexistent/config.toml"))
+    ({}, None)
+    """
+    try:
+        config, _pins = _load_config(path)
+    except CompanionError as error:
+        warning = f"{error}; using the defaults"
+        log.warning("%s", warning)
+        return {}, warning
+    return config, None
+
+
+def _load_config(path: Path) -> tuple[dict[str, Any], Any]:
+    """The configuration and its pin map; a :class:`CompanionError` names what is wrong."""
+    from companion.config import load_config
+    from hardware.pins import load_pin_map
+
+    config = load_config(path)
+    return config, load_pin_map(config, path=str(path))
 
 
 def check_data_dir(path: Path, statvfs: Callable[[Path], os.statvfs_result] = os.statvfs,

@@ -11,8 +11,8 @@ calibration, saves and loads them as TOML, and puts each observation in a zone::
 
 Zones are tried in file order and the first that contains the point wins, so a small
 zone (the trick area) listed before a large one (a player's area) takes precedence.
-Default layouts for each game come from :func:`players_layout`, :func:`medley_layout`
-and :func:`solitaire_layout`.
+Default layouts for each game come from :func:`players_layout`, :func:`solo_layout`,
+:func:`medley_layout` and :func:`solitaire_layout`.
 
 >>> layout = medley_layout()
 >>> layout.zone_at((10.0, 10.0)) is None
@@ -621,6 +621,30 @@ def solitaire_layout(
     return TableLayout("solitaire", width, height, tuple(zones))
 
 
+def solo_layout(*, width: float = 700.0, height: float = 500.0, gap: float = 15.0) -> TableLayout:
+    """21X single player: the ``deck`` and the ``discard`` pile along the top, the player's
+    ``hand`` (room for a fan of six cards) below them, and the ``score`` area, where scored
+    hands are set aside, at the right (the zones of :mod:`companion.games.x21_solo.translator`).
+
+    >>> layout = solo_layout()
+    >>> [zone.name for zone in layout.zones]
+    ['deck', 'discard', 'hand', 'score']
+    >>> layout.zone_at((200.0, 400.0)), layout.zone_at((620.0, 250.0))
+    ('hand', 'score')
+    """
+    cell_w, cell_h = CARD_WIDTH + gap, CARD_HEIGHT + gap
+    hand_w = width - 2 * cell_w - 3 * gap
+    zones = [
+        Zone.rectangle("deck", gap, gap, cell_w, cell_h, "deck"),
+        Zone.rectangle("discard", 2 * gap + cell_w, gap, cell_w, cell_h, "discard"),
+        Zone.rectangle("hand", gap, 2 * gap + cell_h, hand_w, height - 3 * gap - cell_h, "hand"),
+        Zone.rectangle("score", width - gap - 1.5 * cell_w, gap, 1.5 * cell_w, height - 2 * gap,
+                       "score"),
+    ]
+    _check_inside(zones, width, height, "21x-solo")
+    return TableLayout("21x-solo", width, height, tuple(zones))
+
+
 def _check_inside(zones: list[Zone], width: float, height: float, name: str) -> None:
     for zone in zones:
         for x, y in zone.polygon:
@@ -633,7 +657,7 @@ def _check_inside(zones: list[Zone], width: float, height: float, name: str) -> 
 
 DEFAULT_LAYOUTS: dict[str, Callable[[], TableLayout]] = {
     "21x": lambda: players_layout(4, centre=("deck", "discard"), name="21x"),
-    "21x-solo": lambda: players_layout(1, centre=("deck", "discard"), name="21x-solo"),
+    "21x-solo": solo_layout,
     "trick": lambda: players_layout(4, centre=("stock", "trick"), name="trick"),
     "solitaire": solitaire_layout,
     "medley": medley_layout,

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
+from companion.cardmath.bounds import check_value
 from companion.cardmath.expr import Bindings, Expr
 from companion.errors import HandError
 
@@ -134,5 +135,5 @@ def evaluate_hand(
         raise HandError("a card uses Y: choose a value for Y")
     bindings = Bindings(x=x, n=len(cards), v=v, y=y)
     values = tuple(card.evaluate(bindings) for card in cards)
-    total = sum(values, Fraction(0))
+    total = check_value(sum(values, Fraction(0)), "the total")
     return HandResult(values, total, status_of(total))

@@ -35,7 +35,8 @@ from functools import lru_cache
 from companion.errors import ExpressionError
 
 PRIME_CAP = 1_000_000
-FIB_CAP = 100_000
+FIB_CAP = 17_000
+"""fib(17000) has 3553 digits, inside the bound on values (companion.cardmath.bounds)."""
 FACTORSUM_CAP = 10**12
 DIGIT_CAP = 100_000
 CAPS = {"prime": PRIME_CAP, "fib": FIB_CAP, "factorsum": FACTORSUM_CAP,
@@ -195,8 +196,24 @@ def digits_after_point(constant: str, count: int) -> str:
     if len(known) < count:
         places = max(count, 2 * len(known), 1000)
         scaled = _SCALED[constant](places + _GUARD) // 10**_GUARD
-        known = _digits[constant] = str(scaled)[1:]
+        known = _digits[constant] = decimal_digits(scaled, places + 1)[1:]
     return known[:count]
+
+
+def decimal_digits(number: int, width: int) -> str:
+    """``number`` (>= 0, below 10**width) in decimal, zero-padded to ``width`` digits.
+
+    Long numbers are split in halves by powers of ten, so no piece meets Python's
+    limit on converting long integers to text.
+
+    >>> decimal_digits(42, 5), len(decimal_digits(7 * 10**9000, 9001))
+    ('00042', 9001)
+    """
+    if width <= 2000:
+        return str(number).rjust(width, "0")
+    low_width = width // 2
+    high, low = divmod(number, 10**low_width)
+    return decimal_digits(high, width - low_width) + decimal_digits(low, low_width)
 
 
 def pidigit(k: int) -> int:

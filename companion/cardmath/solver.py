@@ -35,9 +35,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from companion.cardmath.bounds import power_bits
 from companion.cardmath.expr import (
     FACTORIAL_CAP,
-    POWER_BITS_CAP,
+    VALUE_BITS,
     BinaryOp,
     Bindings,
     Call,
@@ -58,6 +59,11 @@ from companion.cardmath.sequences import positive_values
 from companion.errors import ExpressionError, HandError
 
 DEFAULT_SEARCH = 1000
+MAX_SEARCH = 50_000
+"""Largest search range (a hand of five celebrity cards takes about 4 s at it here)."""
+MAX_MIXED_SEARCH = 2_000
+"""Largest search range when X and Y mix in a polynomial term (``XY``): every pair is
+looked at in the float pass, about 1.5 s here at this range."""
 EXHAUSTIVE_PAIRS = 250_000
 """Most (X, Y) pairs tried one by one when X and Y mix outside a polynomial."""
 
@@ -255,11 +261,9 @@ def _exponential_base(term: Expr, constants: dict[str, Fraction]) -> Fraction | 
 
 def _exponential_values(base: Fraction, values: list[int]) -> dict[int, Pair]:
     """base^value where the tree would give one (same size cap, no 0 to a negative power)."""
-    bits = max(base.numerator.bit_length(), base.denominator.bit_length())
-    trivial = base == 0 or abs(base) == 1
     result: dict[int, Pair] = {}
     for value in values:
-        if (base == 0 and value < 0) or (not trivial and bits * abs(value) > POWER_BITS_CAP):
+        if (base == 0 and value < 0) or power_bits(base, value) > VALUE_BITS:
             continue
         power = base**value
         result[value] = (power.numerator, power.denominator)
@@ -316,8 +320,8 @@ def solve(
     """Search X (and Y) for this hand exactly; see the module docstring for the order."""
     check_hand_size(len(cards), rules)
     check_v(v)
-    if search < 1:
-        raise HandError(f"the search range must be at least 1, got {search}")
+    if not 1 <= search <= MAX_SEARCH:
+        raise HandError(f"the search range must be from 1 to {MAX_SEARCH}, got {search}")
     hand = _Hand(cards, v)
     xs = x_order(search)
     ys = list(range(1, search + 1)) if hand.uses_y else []
@@ -343,6 +347,9 @@ def solve(
         return _search_exhaustive(hand, a, b, mixed, common)
     if not mixed:
         return _search_separable(a, b, common)
+    if search > MAX_MIXED_SEARCH:
+        raise HandError(f"X and Y are multiplied together, so every pair is looked at: use a "
+                        f"search range of at most {MAX_MIXED_SEARCH}")
     return _search_mixed(hand, a, b, mixed, common)
 
 

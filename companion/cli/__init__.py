@@ -46,7 +46,10 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> Parser:
     """The full parser with every registered command."""
+    from companion import __version__
+
     parser = Parser(prog="companion", description="Referee real card games at the table.")
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
     subcommands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subcommands)

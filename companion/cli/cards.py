@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from companion.cardmath.solver import MAX_SEARCH
+
 if TYPE_CHECKING:
     from companion.cardmath.catalogue import Card
     from companion.cardmath.hand import HandResult, HandRules
@@ -29,24 +31,28 @@ VERDICTS = {
 
 def exact_number(text: str) -> Fraction:
     """An argparse type: an exact number such as ``2``, ``-3``, ``12.5`` or ``25/3``."""
+    from companion.cardmath.bounds import read_number
+
     try:
-        return Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number (use e.g. 2, -3, 12.5 or 25/3)"
-        ) from None
+        return read_number(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{error} (use e.g. 2, -3, 12.5 or 25/3)") from None
 
 
-def whole_number(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``low``."""
+def whole_number(low: int, high: int = 10**6) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``."""
 
     def convert(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        digits = text.strip().lstrip("+-")
+        if not digits.isdigit() or not digits.isascii():
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number")
+        if len(digits) > len(str(high)):
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is too large (at most {high})")
+        value = int(text)
         if value < low:
             raise argparse.ArgumentTypeError(f"{value} is too small (at least {low})")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"{value} is too large (at most {high})")
         return value
 
     return convert
@@ -67,8 +73,9 @@ def register(subcommands: Any) -> None:
         "solve", help="find every X making 21 and the best total",
         description="Search X (and Y) for totals of exactly 21 and the best valid total.",
     )
-    solve.add_argument("--range", type=whole_number(1), default=1000, dest="search",
-                       help="search 1 <= |X| <= RANGE (and 1 <= Y <= RANGE); default 1000")
+    solve.add_argument("--range", type=whole_number(1, MAX_SEARCH), default=1000, dest="search",
+                       help=f"search 1 <= |X| <= RANGE (and 1 <= Y <= RANGE); default 1000, "
+                            f"at most {MAX_SEARCH}")
     _common(solve)
     solve.set_defaults(handler=run_solve)
 
@@ -107,10 +114,11 @@ def _cards(args: argparse.Namespace) -> list[Card]:
 
 def value_json(value: Fraction) -> dict[str, str]:
     """``{"value": "25/2", "decimal": "12.5"}`` (no decimal if it does not terminate)."""
+    from companion.cardmath.bounds import exact_text
     from companion.cardmath.expr import decimal_text
 
     decimal = decimal_text(value)
-    return {"value": str(value), **({"decimal": decimal} if decimal else {})}
+    return {"value": exact_text(value), **({"decimal": decimal} if decimal else {})}
 
 
 def working(
@@ -139,13 +147,14 @@ def describe_hand(cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int
     from companion.games.x21.table import fraction_text
 
     used = set().union(*(card.expression.variables for card in cards if card.expression))
-    values = [f"X = {fraction_text(x)}"]
+    values = [f"X = {fraction_text(x)}"] if "X" in used else []
     if y is not None:
         values.append(f"Y = {fraction_text(y)}")
     if "V" in used:
         values.append(f"V = {v}")
     names = ", ".join(card.text for card in cards)
-    return f"Hand {names} (N = {len(cards)}) with {', '.join(values)}"
+    with_values = f" with {', '.join(values)}" if values else ""
+    return f"Hand {names} (N = {len(cards)}){with_values}"
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -160,6 +169,8 @@ def run_check(args: argparse.Namespace) -> int:
     rules = _rules(args)
     x, y = args.x, args.y
     chosen = ""
+    if x is None and not any(e.variables & {"X", "Y"} for e in expressions):
+        x = Fraction(1)  # no card uses X or Y: any X gives the same total
     if x is None:
         best = solve(expressions, v=args.v, rules=rules).best
         if best is None:
@@ -177,7 +188,7 @@ def run_check(args: argparse.Namespace) -> int:
             "x": fraction_json(x),
             **({"y": fraction_json(y)} if y is not None else {}),
             "v": args.v,
-            "total": str(result.total),
+            "total": value_json(result.total)["value"],
             **({"decimal": d} if (d := value_json(result.total).get("decimal")) else {}),
             "status": result.status.value,
             "icons": sum(card.icons for card in cards),
@@ -204,7 +215,7 @@ def run_solve(args: argparse.Namespace) -> int:
         found: dict[str, Any] = {"x": fraction_json(a.x)}
         if a.y is not None:
             found["y"] = fraction_json(a.y)
-        return found | {"total": str(a.total)}
+        return found | {"total": value_json(a.total)["value"]}
 
     if args.json:
         print(json.dumps({

@@ -19,6 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import LogError
+from companion.jsonlines import load_line
+
+MAX_T = 1e12
+"""Largest time stamp accepted, in seconds (about 31,700 years of game clock)."""
+MAX_SEQ = 2**53
+"""Largest event number accepted."""
 
 
 @dataclass(frozen=True)
@@ -49,17 +55,15 @@ class Event:
             raise LogError("an event needs a non-empty string 'kind'", path=path, line=line)
         if not isinstance(data, dict):
             raise LogError(f"'data' of a {kind!r} event must be an object", path=path, line=line)
-        if isinstance(t, bool) or not isinstance(t, int | float):
-            raise LogError(f"'t' of a {kind!r} event must be a number", path=path, line=line)
-        if isinstance(seq, bool) or not isinstance(seq, int):
-            raise LogError(f"'seq' of a {kind!r} event must be an integer", path=path, line=line)
+        if isinstance(t, bool) or not isinstance(t, int | float) or not abs(t) <= MAX_T:
+            raise LogError(f"'t' of a {kind!r} event must be a finite number of seconds "
+                           f"(at most {MAX_T:g})", path=path, line=line)
+        if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
+            raise LogError(f"'seq' of a {kind!r} event must be a whole number from 0 to "
+                           f"{MAX_SEQ}", path=path, line=line)
         return cls(kind=kind, data=data, t=float(t), seq=seq)
 
     @classmethod
     def from_json(cls, text: str, *, path: str = "", line: int | None = None) -> Event:
         """Parse one JSON line."""
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise LogError(f"not valid JSON ({error.msg})", path=path, line=line) from None
-        return cls.from_dict(obj, path=path, line=line)
+        return cls.from_dict(load_line(text, path=path, line=line), path=path, line=line)

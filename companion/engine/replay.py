@@ -31,6 +31,7 @@ from companion.engine.events import Event
 from companion.errors import IllegalMove, LogError, MalformedMove
 from companion.games.base import GameRules
 from companion.games.registry import rules_for
+from companion.jsonlines import read_log_text
 
 CORRECTION = "correction"
 START = "start"
@@ -148,20 +149,17 @@ def read_jsonl(path: str | os.PathLike[str]) -> list[Event]:
 def _numbered_events(path: str | os.PathLike[str]) -> list[tuple[int, Event]]:
     """The log's events, each with its 1-based line number in the file."""
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise LogError(f"cannot read the log: {error.strerror or error}", path=name) from None
-    except UnicodeDecodeError:
-        raise LogError("cannot read the log: it is not UTF-8 text", path=name) from None
     numbered: list[tuple[int, Event]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(read_log_text(path).splitlines(), start=1):
         if not line.strip():
             continue
         event = Event.from_json(line, path=name, line=number)
         if numbered and event.seq <= numbered[-1][1].seq:
             raise LogError(f"seq {event.seq} does not follow {numbered[-1][1].seq}", path=name,
                            line=number)
+        if numbered and event.t < numbered[-1][1].t:
+            raise LogError(f"t {event.t:g} goes back in time (the event before has "
+                           f"t {numbered[-1][1].t:g})", path=name, line=number)
         if not numbered and event.kind != START:
             raise LogError("the first event must be 'start'", path=name, line=number)
         numbered.append((number, event))

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.cardmath.expr import FACTORIAL_CAP, Bindings, parse, render
+from companion.cardmath.expr import FACTORIAL_CAP, Bindings, ValueTooLarge, parse, render
 from companion.errors import ExpressionError
 
 TIMES, MINUS, DIVIDE = "\N{MULTIPLICATION SIGN}", "\N{MINUS SIGN}", "\N{DIVISION SIGN}"
@@ -183,14 +183,33 @@ def test_evaluation_errors_name_the_problem_and_position(
 
 
 def test_absurd_sizes_are_refused_quickly() -> None:
-    with pytest.raises(ExpressionError, match="power too large"):
+    with pytest.raises(ValueTooLarge, match=r"9\^387420489 is too large .*about 369693100 digits"):
         value("9^9^9")
-    with pytest.raises(ExpressionError, match="factorial too large"):
+    with pytest.raises(ValueTooLarge, match=r"! is too large to value exactly"):
         value("1000!!")
-    with pytest.raises(ExpressionError, match="factorial too large"):
+    with pytest.raises(ValueTooLarge, match=rf"the limit is {FACTORIAL_CAP}!"):
         value(f"{FACTORIAL_CAP + 1}!")
     assert value("1^(9^9^2)") == 1
     assert value("X^X", x=1000) == 1000**1000
+
+
+@pytest.mark.parametrize(
+    ("text", "x", "fragment"),
+    [
+        ("X^-99999", 2, "2^-99999 is too small to value exactly (about 30103 digits"),
+        ("X^99999", -3, "(-3)^99999 is too large to value exactly (about 47712 digits"),
+        ("(X/3)^9000", 2, "(2/3)^9000 is too small"),
+        ("X^6000 * X^7000", 2, "the value is too large"),
+        ("fib(X) * fib(X)", 17000, "the value is too large"),
+        ("X!/(X-1)!", 1341, "1341! is too large"),
+    ],
+)
+def test_values_past_the_bound_are_refused_before_they_are_computed(
+    text: str, x: int, fragment: str
+) -> None:
+    with pytest.raises(ValueTooLarge) as caught:
+        value(text, x)
+    assert fragment in str(caught.value)
 
 
 def test_overlong_or_deeply_nested_text_is_refused() -> None:

@@ -297,3 +297,22 @@ def test_the_real_command_on_this_machine(tmp_path: Path, shared_data: Path) -> 
         "a problem" if problems == 1 else "problems"
     )
     assert done.returncode == 1
+
+
+def test_the_app_gets_the_defaults_and_a_warning_for_a_broken_config(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[hardware.referee]\nbutton = 17\n")
+    config, warning = health.config_or_defaults(path)
+    message = (f"{path}: [hardware.players.1] button = 17 clashes with [hardware.referee]"
+               " button; using the defaults")
+    assert (config, warning) == ({}, message)
+    assert [r.getMessage() for r in caplog.records] == [message]
+
+
+def test_the_app_gets_a_good_or_missing_config_without_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    assert health.config_or_defaults(path) == ({}, None)
+    path.write_text("[hardware]\nhold_time = 0.8\n")
+    assert health.config_or_defaults(path) == ({"hardware": {"hold_time": 0.8}}, None)

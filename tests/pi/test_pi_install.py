@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pi.sandbox import CMDLINE, PiSandbox
+from tests.pi.sandbox import CMDLINE, REPO, PiSandbox
 from tests.pi.test_pi_unit import verify
 
 MUTATING = ("apt-get", "useradd", "usermod", "groupadd", "userdel", "venv-pip", "python3 -m")
@@ -40,12 +40,13 @@ def test_install_sets_up_everything(pi: PiSandbox) -> None:
         " --no-create-home --shell /usr/sbin/nologin --comment table companion companion",
         *(f"usermod -aG {g} companion" for g in ("gpio", "video", "render", "input", "audio")),
         f"python3 -m venv --system-site-packages {prefix}/venv",
-        f"venv-pip install --quiet --upgrade {Path(__file__).resolve().parents[2]}",
+        f"venv-pip install --quiet --upgrade --constraint {REPO}/systemd/pi-constraints.txt"
+        f" {REPO}",
         "systemctl daemon-reload",
         "systemctl enable companion.service",
         "systemctl start companion.service",
     ]
-    assert "venv-python -c import picamera2, lgpio" in run.commands
+    assert "venv-python -c import picamera2, lgpio, cv2" in run.commands
     unit = pi.read("etc/systemd/system/companion.service")
     assert f"ExecStart={prefix}/venv/bin/companion run" in unit
     assert "User=companion" in unit and "@USER@" not in unit and "@PREFIX@" not in unit
@@ -131,7 +132,7 @@ def test_not_root_goes_through_sudo(pi: PiSandbox) -> None:
 
 
 def pi_script(name: str) -> str:
-    return str(Path(__file__).resolve().parents[2] / "systemd" / name)
+    return str(REPO / "systemd" / name)
 
 
 @pytest.mark.parametrize(

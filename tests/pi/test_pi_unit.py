@@ -98,3 +98,13 @@ def test_the_kivy_environment_is_the_one_ui_kiosk_sets_on_the_pi() -> None:
     kiosk = kivy_environment(True, environ={})
     assert {k: unit_environment.get(k) for k in kiosk} == kiosk
     assert unit_environment["SDL_VIDEODRIVER"] == "kmsdrm"
+
+
+def test_systemd_rates_the_hardening_ok(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [SYSTEMD_ANALYZE, "security", "--offline=yes", str(render(tmp_path))],
+        capture_output=True, text=True, check=False,
+    )
+    (overall,) = [line for line in done.stdout.splitlines() if "Overall exposure level" in line]
+    exposure = float(overall.split(":")[1].split()[0])
+    assert exposure <= 2.0, overall  # 10 is unprotected; "OK" stops at 3.9

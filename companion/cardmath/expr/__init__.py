@@ -12,9 +12,8 @@ Fraction(8, 1)
 See ``docs/cards.md`` for the full syntax and the precedence readings.
 """
 
+from companion.cardmath.bounds import FACTORIAL_CAP, VALUE_BITS, ValueTooLarge
 from companion.cardmath.expr.nodes import (
-    FACTORIAL_CAP,
-    POWER_BITS_CAP,
     BinaryOp,
     Bindings,
     Call,
@@ -30,7 +29,7 @@ from companion.errors import ExpressionError
 
 __all__ = [
     "FACTORIAL_CAP",
-    "POWER_BITS_CAP",
+    "VALUE_BITS",
     "BinaryOp",
     "Bindings",
     "Call",
@@ -39,6 +38,7 @@ __all__ = [
     "Factorial",
     "Negate",
     "Number",
+    "ValueTooLarge",
     "Variable",
     "decimal_text",
     "parse",

@@ -4,9 +4,10 @@ Every node remembers where it came from (``source`` and ``position``, ignored wh
 comparing trees) so that an evaluation error such as a division by zero can point
 at the operator in the printed text.
 
-Sizes are capped so that a card like ``9^9^9`` or ``1000!!`` gives a clear error
-instead of hanging: a power may have at most ``POWER_BITS_CAP`` bits (about 60,000
-decimal digits) and a factorial's argument may be at most ``FACTORIAL_CAP``.
+Sizes are bounded (see :mod:`companion.cardmath.bounds`) so that a card like
+``9^9^9``, ``X^-99999`` or ``1000!!`` gives a clear error at once instead of hanging:
+a power or factorial is measured before it is computed, every other result is
+checked after, and no value passes ``VALUE_BITS`` bits.
 """
 
 from __future__ import annotations
@@ -16,17 +17,26 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from companion.cardmath.bounds import (
+    FACTORIAL_CAP,
+    VALUE_BITS,
+    ValueTooLarge,
+    check_value,
+    power_bits,
+    readable,
+    too_large,
+)
 from companion.cardmath.sequences import CELEBRITY
 from companion.errors import ExpressionError
 
-POWER_BITS_CAP = 200_000
-FACTORIAL_CAP = 10_000
-
 
 def short(value: Fraction) -> str:
-    """``value`` as text, or its size when it is too long to read in one line."""
-    text = str(value)
-    return text if len(text) <= 24 else f"a {len(text)}-digit number"
+    """``value`` as text, or its rough size when it is too long to read in one line.
+
+    >>> short(Fraction(7, 2)), short(Fraction(10) ** 40)
+    ('7/2', '~1.00000e+40')
+    """
+    return readable(value, 24)
 
 
 @dataclass(frozen=True)
@@ -76,9 +86,18 @@ class Expr(ABC):
             found |= child.variables
         return frozenset(found)
 
-    def error(self, message: str) -> ExpressionError:
-        """An :class:`ExpressionError` pointing at this node in its source text."""
-        return ExpressionError(message, text=self.source, position=self.position)
+    def error(
+        self, message: str, kind: type[ExpressionError] = ExpressionError
+    ) -> ExpressionError:
+        """An error of ``kind`` pointing at this node in its source text."""
+        return kind(message, text=self.source, position=self.position)
+
+    def bounded(self, value: Fraction) -> Fraction:
+        """``value``, or a :class:`ValueTooLarge` pointing here when it passes the bound."""
+        try:
+            return check_value(value, "the value")
+        except ValueTooLarge as error:
+            raise self.error(error.message, ValueTooLarge) from None
 
     def __str__(self) -> str:
         from companion.cardmath.expr.printer import render
@@ -144,27 +163,30 @@ class BinaryOp(Expr):
         left = self.left.evaluate(bindings)
         right = self.right.evaluate(bindings)
         if self.op == "+":
-            return left + right
-        if self.op == "-":
-            return left - right
-        if self.op == "*":
-            return left * right
-        if self.op == "/":
+            result = left + right
+        elif self.op == "-":
+            result = left - right
+        elif self.op == "*":
+            result = left * right
+        elif self.op == "/":
             if right == 0:
                 raise self.error("division by zero")
-            return left / right
-        return self._power(left, right)
+            result = left / right
+        else:
+            result = self._power(left, right)
+        return self.bounded(result)
 
     def _power(self, base: Fraction, exponent: Fraction) -> Fraction:
         if exponent.denominator != 1:
             raise self.error(f"exponent must be a whole number, got {short(exponent)}")
         if base == 0 and exponent < 0:
             raise self.error("division by zero (0 to a negative power)")
-        bits = max(base.numerator.bit_length(), base.denominator.bit_length())
-        if abs(base) != 1 and base != 0 and bits * abs(exponent) > POWER_BITS_CAP:
-            raise self.error(
-                f"power too large: {short(base)}^{short(exponent)} (limit {POWER_BITS_CAP} bits)"
-            )
+        size = power_bits(base, int(exponent))
+        if size > VALUE_BITS:
+            tiny = (exponent < 0) == (abs(base) > 1)
+            shown = short(base) if base > 0 and base.denominator == 1 else f"({short(base)})"
+            error = too_large(f"{shown}^{short(exponent)}", size, tiny=tiny)
+            raise self.error(error.message, ValueTooLarge)
         return base ** int(exponent)
 
     def children(self) -> tuple[Expr, ...]:
@@ -182,7 +204,8 @@ class Factorial(Expr):
         if value.denominator != 1 or value < 0:
             raise self.error(f"factorial needs a whole number >= 0, got {short(value)}")
         if value > FACTORIAL_CAP:
-            raise self.error(f"factorial too large: {short(value)}! (limit {FACTORIAL_CAP}!)")
+            raise self.error(f"{short(value)}! is too large to value exactly "
+                             f"(the limit is {FACTORIAL_CAP}!)", ValueTooLarge)
         return Fraction(math.factorial(int(value)))
 
     def children(self) -> tuple[Expr, ...]:
@@ -201,7 +224,9 @@ class Call(Expr):
         if value.denominator != 1:
             raise self.error(f"{self.function}() needs a whole number, got {short(value)}")
         try:
-            return Fraction(CELEBRITY[self.function](int(value)))
+            return self.bounded(Fraction(CELEBRITY[self.function](int(value))))
+        except ValueTooLarge:
+            raise
         except ExpressionError as error:
             raise self.error(error.message) from None
 

@@ -17,29 +17,42 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
+from companion.cardmath.bounds import readable
 from companion.cardmath.expr.nodes import BinaryOp, Call, Expr, Factorial, Negate, Number, Variable
 
 SUM, PRODUCT, UNARY, POWER, POSTFIX, ATOM = range(1, 7)
 _LEVEL = {"+": SUM, "-": SUM, "*": PRODUCT, "/": PRODUCT, "^": POWER}
 
 
+DECIMAL_DIGITS = 40
+"""Longest decimal written out (digits in all); a longer one is written as a fraction."""
+
+
 def decimal_text(value: Fraction) -> str | None:
-    """``value`` as a finite decimal (``"12.5"``), or None if it has none.
+    """``value`` as a finite decimal (``"12.5"``), or None if it has none of at most
+    ``DECIMAL_DIGITS`` digits.
 
     >>> decimal_text(Fraction(25, 2)), decimal_text(Fraction(-3, 8)), decimal_text(Fraction(1, 3))
     ('12.5', '-0.375', None)
+    >>> decimal_text(Fraction(1, 2**99999)) is None
+    True
     """
-    denominator, places = value.denominator, 0
-    for prime in (2, 5):
-        while denominator % prime == 0:
-            denominator //= prime
-    if denominator != 1:
+    denominator = value.denominator
+    twos = (denominator & -denominator).bit_length() - 1
+    denominator >>= twos
+    fives = 0
+    while denominator % 5 == 0 and fives <= DECIMAL_DIGITS:
+        denominator //= 5
+        fives += 1
+    places = max(twos, fives)
+    too_long = value.numerator.bit_length() > 4 * DECIMAL_DIGITS  # over 48 digits
+    if denominator != 1 or places > DECIMAL_DIGITS or too_long:
         return None
-    while (value * 10**places).denominator != 1:
-        places += 1
+    digits = str(abs(value.numerator * 10**places // value.denominator)).rjust(places + 1, "0")
+    if len(digits) > DECIMAL_DIGITS:
+        return None
     if places == 0:
         return str(value.numerator)
-    digits = str(abs(value.numerator * 10**places // value.denominator)).rjust(places + 1, "0")
     sign = "-" if value < 0 else ""
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
@@ -51,7 +64,7 @@ def number_text(value: Fraction) -> str:
     ('2.5', '(-1/3)')
     """
     size = abs(value)
-    text = decimal_text(size) or f"{size.numerator}/{size.denominator}"
+    text = decimal_text(size) or readable(size)
     if value < 0 or "/" in text:
         return f"({'-' if value < 0 else ''}{text})"
     return text
@@ -97,7 +110,7 @@ def _text(expr: Expr, substitute: Mapping[str, Fraction], times: str) -> str:
         argument = expr.argument
         if isinstance(argument, Variable) and argument.name in substitute:
             value = substitute[argument.name]
-            return f"{expr.function}({decimal_text(value) or value})"
+            return f"{expr.function}({decimal_text(value) or readable(value)})"
         return f"{expr.function}({_render(argument, SUM, substitute, times)})"
     assert isinstance(expr, BinaryOp)
     level = _LEVEL[expr.op]

@@ -8,11 +8,13 @@ with the card engine. Players' numbers (X, Y, totals) are read exactly as fracti
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from companion.cardmath.bounds import exact_text, printable, read_number, readable
 from companion.cardmath.catalogue import Card, Catalogue, builtin
 from companion.cardmath.expr import decimal_text, parse
 from companion.cardmath.hand import (
@@ -49,19 +51,22 @@ def number(data: Mapping[str, Any], key: str) -> Fraction:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise IllegalMove(f"{key!r} must be a number, not {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise IllegalMove(f"{key!r} must be a finite number, not {value!r}")
     try:
-        return Fraction(str(value))
-    except (ValueError, ZeroDivisionError):
-        raise IllegalMove(f"{key!r} must be a number, not {value!r}") from None
+        return read_number(str(value))
+    except ValueError as error:
+        raise IllegalMove(f"{key!r} must be a number: {error}") from None
 
 
 def fraction_text(value: Fraction) -> str:
-    """A number as a person writes it: ``21``, ``12.5`` or ``7/3``.
+    """A number as a person writes it: ``21``, ``12.5``, ``7/3`` (``~8.03469e+59`` when long).
 
-    >>> fraction_text(Fraction(25, 2)), fraction_text(Fraction(7, 3))
-    ('12.5', '7/3')
+    >>> long = Fraction(2**199)
+    >>> fraction_text(Fraction(25, 2)), fraction_text(Fraction(7, 3)), fraction_text(long)
+    ('12.5', '7/3', '~8.03469e+59')
     """
-    return decimal_text(value) or str(value)
+    return decimal_text(value) or readable(value)
 
 
 def fraction_json(value: Fraction) -> int | str:
@@ -70,7 +75,9 @@ def fraction_json(value: Fraction) -> int | str:
     >>> fraction_json(Fraction(21)), fraction_json(Fraction(25, 2))
     (21, '25/2')
     """
-    return value.numerator if value.denominator == 1 else str(value)
+    if value.denominator == 1 and printable(value):
+        return value.numerator
+    return exact_text(value)
 
 
 @dataclass(frozen=True)
