@@ -23,32 +23,35 @@ STATUS_COLOURS = {"standing": theme.WARN, "won": theme.GOOD, "eliminated": theme
 class CardChip(Panel):
     """One card: what it reads, and its value where the game gives one."""
 
-    def __init__(self, card: CardView, size: int = theme.TEXT, **kwargs: Any) -> None:
+    def __init__(self, card: CardView, size: int = theme.TEXT, values: bool = True,
+                 **kwargs: Any) -> None:
         kwargs.setdefault("size_hint", (None, None))
-        label = card_text(card)
+        label = card_text(card) if values else (card.text or card.card)
         kwargs.setdefault("width", max(52, int(len(label) * size * 0.6) + 16))
         kwargs.setdefault("height", size + 22)
         super().__init__(colour=CARD_FACE, padding=4, **kwargs)
         self.card = card
         red = card.card[-1:] in RED_SUITS and len(card.card) <= 3
         ink = (0.75, 0.05, 0.05, 1) if red else CARD_INK
-        self.label = Text(label, size=size, color=ink, halign="center")
+        self.label = Text(label, size=size, color=ink, halign="center",
+                          font_name=theme.CARD_FONT)
         self.add_widget(self.label)
 
 
 class CardRow(StackLayout):  # type: ignore[misc]
     """Cards side by side, wrapping onto more lines when needed."""
 
-    def __init__(self, size: int = theme.TEXT, **kwargs: Any) -> None:
+    def __init__(self, size: int = theme.TEXT, values: bool = True, **kwargs: Any) -> None:
         kwargs.setdefault("spacing", 4)
         super().__init__(**kwargs)
         self.card_size = size
+        self.values = values
 
     def show(self, cards: Iterable[CardView], hidden: int = 0) -> None:
         """Show ``cards`` and ``hidden`` face-down cards."""
         self.clear_widgets()
         for card in cards:
-            self.add_widget(CardChip(card, size=self.card_size))
+            self.add_widget(CardChip(card, size=self.card_size, values=self.values))
         if hidden:
             self.add_widget(CardChip(CardView("hidden", f"{hidden} in hand"),
                                      size=self.card_size))

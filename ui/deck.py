@@ -9,13 +9,15 @@ default table layout, with ``seat-n`` named after its player.
 ['Ac', '2c', '3c']
 >>> zone_choices(start)[:3]
 [('seat-1', 'ann'), ('seat-2', 'ben'), ('stock', 'stock')]
+>>> zone_choices(TableStart("21x-solo", ("ann",)))
+[('deck', 'deck'), ('discard', 'discard'), ('hand', 'hand'), ('score', 'score')]
 """
 
 from __future__ import annotations
 
 from companion.cardmath.catalogue import builtin
 from companion.engine.observations import TableStart
-from companion.engine.seats import Seating
+from companion.engine.seats import ZONE_PREFIX, Seating
 from companion.playing_cards import JOKER, standard_deck
 
 EXPRESSION_GAMES = ("21x", "21x-solo")
@@ -38,14 +40,15 @@ def deck_cards(start: TableStart) -> list[tuple[str, str]]:
 
 
 def zone_choices(start: TableStart) -> list[tuple[str, str]]:
-    """(zone name, its caption) of the game's table: the seats first, then the rest."""
+    """(zone name, its caption) of the game's table: the seats' zones first (captioned
+    with their players), then the rest of the game's default layout."""
     from vision.layout import DEFAULT_LAYOUTS
 
-    seating = Seating.of(start.players, start.seats)
-    seat_zones = [(seat.zone, seat.player) for seat in seating.seats]
-    taken = {zone for zone, _ in seat_zones}
     make_layout = DEFAULT_LAYOUTS.get(start.game)
-    others = [] if make_layout is None else [zone.name for zone in make_layout().zones]
-    return seat_zones + [(name, name) for name in others
-                         if name not in taken and not name.startswith("player-")
-                         and not name.startswith("seat-")]
+    zones = [] if make_layout is None else [zone.name for zone in make_layout().zones]
+    seating = Seating.of(start.players, start.seats)
+    seat_zones = [(seat.zone, seat.player) for seat in seating.seats
+                  if not zones or seat.zone in zones]
+    taken = {zone for zone, _ in seat_zones}
+    return seat_zones + [(name, name) for name in zones
+                         if name not in taken and not name.startswith(ZONE_PREFIX)]

@@ -8,16 +8,20 @@ target, the corners. Anything else the view's ``table`` holds is listed as text.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
+from companion.engine.scores import high_scores
 from companion.engine.view import CardView, GameView
 from ui import theme
 from ui.cards import CardRow, SeatPanel
-from ui.widgets import Panel, Text
+from ui.format import clock_text
+from ui.widgets import Panel, Text, row
 
 
 def cards_in(value: Any) -> list[CardView]:
@@ -61,8 +65,9 @@ class GameLayout(BoxLayout):  # type: ignore[misc]
     CARD_KEYS: tuple[str, ...] = ()
     """``table`` keys drawn as rows of cards in the centre panel."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, host: Any = None, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", spacing=theme.GAP, **kwargs)
+        self.host = host
         self.seats = BoxLayout(orientation="horizontal", spacing=theme.GAP)
         self.centre = Panel(orientation="vertical", size_hint_y=0.42)
         self.centre_rows: dict[str, CardRow] = {}
@@ -88,7 +93,14 @@ class GameLayout(BoxLayout):  # type: ignore[misc]
             panel.show(seat)
         for key, cards in self.centre_rows.items():
             cards.show(cards_in(view.table.get(key, [])))
-        self.centre_text.text = table_text(view.table, skip=self.CARD_KEYS)
+        self.centre_text.text = self.centre_lines(view)
+
+    def centre_lines(self, view: GameView) -> str:
+        """The text of the centre panel."""
+        return table_text(view.table, skip=self.CARD_KEYS)
+
+    def tick(self, now: float) -> None:
+        """The clock moved (figures that count down)."""
 
 
 class TrickLayout(GameLayout):
@@ -98,18 +110,31 @@ class TrickLayout(GameLayout):
 
 
 class SoloLayout(GameLayout):
-    """One player: a big hand and the score area."""
+    """Single-player 21X: the hand, and the score area with every hand scored."""
 
-    CARD_KEYS = ()
+    def centre_lines(self, view: GameView) -> str:
+        table = view.table
+        lines = [f"[b]{table.get('points', 0)} of {table.get('target', 21)} points[/b]"
+                 f"   V = {table.get('v', 1)}   deck {table.get('deck_left', '-')}"
+                 f"   discards {table.get('discards', 0)}"]
+        for hand in table.get("scored", []):
+            cards = ", ".join(card.get("text") or card["card"] for card in hand["cards"])
+            lines.append(f"{cards}: X = {hand.get('x')}, V = {hand.get('v')},"
+                         f" {hand.get('icons')} icons")
+        return "\n".join(lines[-5:])
 
 
 class SolitaireLayout(BoxLayout):  # type: ignore[misc]
-    """Solitaire: the SCORE / DECK / TIME / TOP bar over the columns and their totals."""
+    """Solitaire: the SCORE / DECK / TIME / TOP bar over the columns and their totals.
+
+    Tapping a column puts the turned-up card on it (the same sighting as the camera's).
+    """
 
     BAR = ("score", "deck", "time", "top")
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, host: Any = None, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", spacing=theme.GAP, **kwargs)
+        self.host = host
         self.bar = GridLayout(cols=len(self.BAR), size_hint_y=None, height=64,
                               spacing=theme.GAP)
         self.figures: dict[str, Text] = {}
@@ -121,49 +146,80 @@ class SolitaireLayout(BoxLayout):  # type: ignore[misc]
             cell.add_widget(self.figures[key])
             self.bar.add_widget(cell)
         self.columns = GridLayout(rows=1, spacing=theme.GAP)
-        self.draw = CardRow(size_hint_y=None, height=44)
+        self.turned = CardRow(size=theme.BIG - 8, size_hint_x=0.3)
+        self.hint = Text(size=theme.SMALL + 1, color=theme.DIM)
         self.add_widget(self.bar)
         self.add_widget(self.columns)
-        self.add_widget(self.draw)
+        self.add_widget(row(self.turned, self.hint))
         self.column_panels: list[SolitaireColumn] = []
+        self.ends_at: float | None = None
+        self.current: str | None = None
+        if host is not None:
+            best = high_scores(host.store, "solitaire", 1)
+            self.figures["top"].text = f"{best[0].value:g}" if best else "-"
 
     def show(self, view: GameView) -> None:
         """Draw ``view``."""
-        for key, label in self.figures.items():
-            label.text = str(view.table.get(key, "-"))
-        columns = view.table.get("columns", [])
-        columns = columns if isinstance(columns, list) else []
+        table = view.table
+        self.figures["score"].text = str(table.get("score", 0))
+        self.figures["deck"].text = str(table.get("deck", "-"))
+        self.ends_at = table.get("ends_at")
+        self.current = table.get("current")
+        columns = table.get("columns", [])
         if len(self.column_panels) != len(columns):
             self.columns.clear_widgets()
-            self.column_panels = [SolitaireColumn() for _ in columns]
+            self.column_panels = [SolitaireColumn(partial(self.place, n))
+                                  for n in range(len(columns))]
             for panel in self.column_panels:
                 self.columns.add_widget(panel)
         for panel, column in zip(self.column_panels, columns, strict=True):
-            panel.show(column if isinstance(column, Mapping) else {"cards": column})
-        self.draw.show(cards_in(view.table.get("draw", [])))
+            panel.show(column)
+        self.hint.text = ("turned up: tap a lit column to put it there" if self.current
+                          else "; ".join(item.detail for item in view.expecting))
+        self.turned.show(view.seats[0].cards if view.seats else ())
+
+    def tick(self, now: float) -> None:
+        """Count TIME down."""
+        if self.ends_at is not None:
+            self.figures["time"].text = clock_text(math.ceil(max(0.0, self.ends_at - now)))
+
+    def place(self, column: int) -> None:
+        """Put the turned-up card on ``column``."""
+        if self.host is not None and self.current is not None:
+            self.host.loop.tap("card", None, {"card": self.current, "zone": f"column-{column}"})
 
 
 class SolitaireColumn(Panel):
-    """One solitaire column: its cards top to bottom and its total."""
+    """One solitaire column: its cards top to bottom and its total; lit when it takes the
+    turned-up card, which a tap puts there."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, on_tap: Callable[[], object], **kwargs: Any) -> None:
         super().__init__(orientation="vertical", **kwargs)
-        self.cards = CardRow(size=theme.SMALL)
+        self.on_tap = on_tap
+        self.cards = CardRow(size=theme.TEXT, values=False)
         self.total = Text(size=theme.BIG, halign="center", size_hint_y=None, height=44)
         self.add_widget(self.cards)
         self.add_widget(self.total)
 
     def show(self, column: Mapping[str, Any]) -> None:
-        """Draw one column (``cards`` and ``total``)."""
+        """Draw one column (``cards``, ``value``, ``takes``)."""
         self.cards.show(cards_in(column.get("cards", [])))
-        self.total.text = str(column.get("total", ""))
+        self.total.text = str(column.get("value", ""))
+        self.recolour((0.25, 0.45, 0.20, 1) if column.get("takes") else theme.PANEL)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos):
+            self.on_tap()
+            return True
+        return bool(super().on_touch_up(touch))
 
 
 class MedleyLayout(BoxLayout):  # type: ignore[misc]
     """Medley: the 3x3 grid with the corners around it, the dice and the target beside it."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, host: Any = None, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", spacing=theme.GAP, **kwargs)
+        self.host = host
         self.grid = GridLayout(cols=3, spacing=theme.GAP, size_hint_x=0.55)
         self.cells = [CardRow(size=theme.BIG - 8) for _ in range(9)]
         for cell in self.cells:
@@ -196,6 +252,9 @@ class MedleyLayout(BoxLayout):  # type: ignore[misc]
         self.corners.show(cards_in(table.get("corners", [])))
         self.details.text = table_text(table, skip=("grid", "target", "dice", "corners"))
 
+    def tick(self, now: float) -> None:
+        """Nothing counts down here (the top bar shows the timer)."""
+
 
 LAYOUTS: dict[str, type[Any]] = {
     "21x": GameLayout,
@@ -206,6 +265,7 @@ LAYOUTS: dict[str, type[Any]] = {
 }
 
 
-def layout_for(game: str) -> Any:
-    """A fresh layout widget for ``game`` (the plain seats layout for one not listed)."""
-    return LAYOUTS.get(game, GameLayout)()
+def layout_for(game: str, host: Any = None) -> Any:
+    """A fresh layout widget for ``game`` (the plain seats layout for one not listed);
+    ``host`` (the app) lets it read the store and take taps."""
+    return LAYOUTS.get(game, GameLayout)(host)

@@ -26,3 +26,5 @@ BAD: RGBA = (0.95, 0.35, 0.30, 1)
 WARN: RGBA = (1.0, 0.80, 0.25, 1)
 BUTTON: RGBA = (0.16, 0.42, 0.60, 1)
 CHOSEN: RGBA = (0.85, 0.55, 0.10, 1)
+CARD_FONT = "DejaVuSans"
+"""Kivy's bundled font with the suit symbols (Roboto has none)."""

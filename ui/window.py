@@ -4,7 +4,8 @@ The window is 800x480 (the official 7-inch touchscreen); full screen where asked
 the Pi, a plain window elsewhere. :mod:`ui.kiosk` gives the environment and config of
 a kiosk on the Pi (one touch provider, no blanking) and ``KIVY_NO_ARGS`` everywhere.
 Kivy logs through Python's logging; its start-up complaints about optional parts this
-app does not use (libmtdev, a clipboard tool) stay quiet unless ``COMPANION_DEBUG`` is set.
+app does not use (libmtdev, an X11 clipboard tool, logged as critical) stay quiet unless
+``COMPANION_DEBUG`` is set.
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ def configure_kivy(*, fullscreen: bool, home: str | None = None) -> bool:
     os.environ.update(kiosk.kivy_environment(on_pi))
     if home is not None:
         os.environ["KIVY_HOME"] = home
-    if not os.environ.get(DEBUG_ENV):
-        logging.getLogger("kivy").setLevel(logging.CRITICAL)
+    os.environ.setdefault("KIVY_NO_CONFIG", "1")  # this app sets every option it needs
     from kivy.config import Config
+
+    if not os.environ.get(DEBUG_ENV):  # after kivy.config, which sets Kivy's own level
+        Config.set("kivy", "log_level", "critical")
+        logging.getLogger("kivy").setLevel(logging.CRITICAL + 1)
 
     Config.set("graphics", "width", str(WIDTH))
     Config.set("graphics", "height", str(HEIGHT))

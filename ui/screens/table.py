@@ -23,6 +23,16 @@ from ui.widgets import Panel, Text, Tile, row
 
 SEAT_BUTTONS: tuple[tuple[PressKind, str], ...] = (("press", "call"), ("hold", "stand"))
 """Each seat's on-screen buttons: a press calls, a hold stands, as on the wired button."""
+SEAT_BUTTON_GAMES = ("21x", "trick")
+"""Games whose every seat has its own button."""
+GAME_TAPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "21x": (("close", "close"),),
+    "21x-solo": (("mulligan", "mulligan"), ("reshuffle", "reshuffle"), ("cancel", "cancel")),
+    "solitaire": (("reshuffle", "reshuffle"),),
+}
+"""The game's own screen entries: (button caption, tap action)."""
+SOLO_BUTTONS: dict[str, str] = {"21x-solo": "make 21"}
+"""Single-player games whose one button does something, and what its press is called."""
 
 
 class TableScreen(AppScreen):
@@ -79,6 +89,7 @@ class TableScreen(AppScreen):
         self.view = view
         self.title.text = f"[b]{GAME_NAMES.get(view.game, view.game)}[/b]\n{view.phase}"
         self.layout.show(view)
+        self.layout.tick(self.host.now())
         self.buzz.text = self._buzz_text(view)
         if attention != self.attention_items:
             self._show_attention(attention)
@@ -87,23 +98,30 @@ class TableScreen(AppScreen):
     def tick(self, now: float) -> None:
         timer = None if self.view is None else main_timer(self.view)
         self.timer.text = "" if timer is None else timer_text(timer, now)
+        if self.layout is not None:
+            self.layout.tick(now)
 
     def _build_for(self, view: GameView) -> None:
         self.game = view.game
         if self.layout is not None:
             self.middle.remove_widget(self.layout)
-        self.layout = layout_for(view.game)
+        self.layout = layout_for(view.game, self.host)
         self.middle.add_widget(self.layout)
         self.buzzes = []
         self.controls.clear_widgets()
         self.seat_buttons = {}
         loop = self.host.loop
-        for seat in view.seats:
+        for seat in view.seats if view.game in SEAT_BUTTON_GAMES else ():
             for kind, caption in SEAT_BUTTONS:
                 tile = Tile(f"{seat.seat} {caption}",
                             partial(loop.press, seat.seat, kind))
                 self.seat_buttons[(seat.seat, kind)] = tile
                 self.controls.add_widget(tile)
+        if view.game in SOLO_BUTTONS:
+            self.controls.add_widget(Tile(SOLO_BUTTONS[view.game],
+                                          partial(loop.press, 1, "press")))
+        for caption, action in GAME_TAPS.get(view.game, ()):
+            self.controls.add_widget(Tile(caption, partial(loop.tap, action)))
         self.controls.add_widget(Tile("+ card", lambda: self.host.go("pick")))
         self.controls.add_widget(Tile("log", lambda: self.host.go("log")))
 
