@@ -79,6 +79,7 @@ class KeypadScreen(AppScreen):
         self.seat = seat if seat is not None else (seats[0] if seats else None)
         self.sent = False
         self.message.text = ""
+        self.keypad.reset()
         self.show(view, seats)
 
     def update(self, update: Update) -> None:
