@@ -23,6 +23,7 @@ from companion.engine.clock import ManualClock
 from companion.engine.conductor import Signal, Update
 from companion.engine.observations import ButtonPress, Observation, TableStart
 from companion.engine.store import Store
+from companion.errors import CompanionError
 from hardware.table import Table
 from ui.format import expected
 from ui.loop import TableLoop
@@ -39,13 +40,17 @@ from ui.screens.settings import SettingsScreen
 from ui.screens.table import TableScreen
 from ui.screens.teach import TeachScreen
 from ui.screens.touch import LogScreen, PickScreen
+from ui.service import ServiceNotifier, watchdog_interval
 from ui.table_io import TableIO
 
 if TYPE_CHECKING:
     from ui.demo import SimulatedDemo
+    from vision.simulated import SimulatedTable
     from vision.watcher import TableWatcher
 
 TICK_HZ = 20
+SIMULATED = "sim"
+"""The camera that is a simulated table (a laptop, CI)."""
 EXIT_DELAY = 2.0
 """Seconds the final screen of a demo stays up before ``--exit-when-over`` closes it."""
 VERDICTS = ("right", "wrong")
@@ -65,6 +70,7 @@ class CompanionApp(App):  # type: ignore[misc]
     title = "table companion"
 
     def __init__(self, loop: TableLoop, *, keyboard: bool = True, table: Table | None = None,
+                 notifier: ServiceNotifier | None = None, camera: str | None = None,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loop = loop
@@ -73,6 +79,9 @@ class CompanionApp(App):  # type: ignore[misc]
         self.keyboard = keyboard
         self.io: TableIO | None = None
         self.table = table
+        self.notifier = notifier or ServiceNotifier(environ={})
+        self.camera = camera
+        self.simulated: SimulatedTable | None = None
         self.screens: dict[str, AppScreen] = {}
         self.manager: ScreenManager | None = None
         self.signal_hooks: list[Callable[[Signal], None]] = []
@@ -99,10 +108,15 @@ class CompanionApp(App):  # type: ignore[misc]
         else:
             self.go("home")
         self.ticker = Clock.schedule_interval(self.tick, 1 / TICK_HZ)
+        Clock.schedule_once(lambda _dt: self.notifier.ready(), 0)  # after the first frame
+        heartbeat = watchdog_interval()
+        if heartbeat is not None:  # on the UI thread: a frozen UI stops the heartbeat
+            Clock.schedule_interval(lambda _dt: self.notifier.alive(), heartbeat)
         if self.keyboard:
             Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
 
     def on_stop(self) -> None:
+        self.notifier.stopping()
         if self.ticker is not None:
             self.ticker.cancel()
         if self.watcher is not None:
@@ -217,10 +231,51 @@ class CompanionApp(App):  # type: ignore[misc]
             self._stop_soon()
 
     def watch(self, watcher: TableWatcher) -> None:
-        """Show ``watcher``'s frames in the table screen's live view."""
+        """Show ``watcher``'s frames in the table screen's live view (one view, reused)."""
+        if self.watcher is not None and self.watcher is not watcher:
+            self.watcher.stop()
         self.watcher = watcher
-        self.preview = CameraPreview(size_hint_x=0.42)
-        self.screens["table"].set_preview(self.preview)
+        if self.preview is None:
+            self.preview = CameraPreview(size_hint_x=0.42)
+            self.screens["table"].set_preview(self.preview)
+
+    def place(self, card: str, zone: str) -> None:
+        """A card laid by touch: on the simulated table, for the camera pipeline to see
+        (the simulated dealer), or straight to the game when there is no camera."""
+        if self.simulated is None:
+            self.loop.tap("card", None, {"card": card, "zone": zone})
+        elif any(placement.card == card for placement in self.simulated.placements):
+            self.simulated.move(card, zone)
+        else:
+            self.simulated.place(card, zone)
+
+    def _film(self, start: TableStart) -> None:
+        """Watch the real camera over the game's layout as calibrated in settings."""
+        from vision.camera import open_camera
+        from vision.layout import TableLayout
+        from vision.watcher import TableWatcher, standard_reader
+
+        assert self.camera is not None
+        path = self.data_folder / "layouts" / f"{start.game}.toml"
+        if not path.exists():
+            raise CompanionError(f"the {start.game} table is not calibrated: settings, corners")
+        watcher = TableWatcher(open_camera(self.camera), TableLayout.load(path),
+                               standard_reader(), self.loop.post, self.loop.clock)
+        self.simulated = None
+        self.watch(watcher)
+        watcher.start()
+
+    def _simulate(self, start: TableStart) -> None:
+        """Watch a simulated table of ``start``'s game through the real pipeline."""
+        from ui.demo import simulated_table_for
+        from vision.watcher import TableWatcher
+
+        table, reader = simulated_table_for(start, data=self.data_folder)
+        layout = table.layout.calibrated(table.calibration())
+        self.simulated = table
+        self.watch(TableWatcher(table, layout, reader, self.loop.post, self.loop.clock))
+        assert self.watcher is not None
+        self.watcher.start()
 
     def _show_frame(self) -> None:
         if self.watcher is None or self.preview is None:
@@ -237,6 +292,17 @@ class CompanionApp(App):  # type: ignore[misc]
             Clock.schedule_once(lambda _dt: self.stop(), EXIT_DELAY)
 
     def _game_started(self) -> None:
+        start = self.loop.start_line
+        if start is not None:
+            self.notifier.status(f"playing {start.game}: {', '.join(start.players)}")
+        if start is not None and self.camera is not None and self.demo is None:
+            try:
+                if self.camera == SIMULATED:
+                    self._simulate(start)
+                else:
+                    self._film(start)
+            except CompanionError as error:  # the game goes on by touch
+                self.screens["table"].notice = f"camera: {error}"
         if self.io is not None:
             self.io.close()
         if self.keyboard:

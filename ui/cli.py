@@ -11,8 +11,10 @@ game ``--state FILE`` played up to ``--at`` seconds. Kivy is imported in the han
 from __future__ import annotations
 
 import argparse
+import contextlib
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,9 @@ def register(subcommands: Any) -> None:
                                  description="Run the table companion's touchscreen app.")
     run.add_argument("--data-dir", help="where the game store is (default: user data dir)")
     run.add_argument("--fullscreen", action="store_true", help="fill the screen (the Pi)")
+    run.add_argument("--camera", default="sim",
+                     help="sim (a simulated table, the default), none (touch only), or a "
+                          "camera: auto, picamera2, a USB number, a replay file")
     run.add_argument("--demo", choices=GAME_NAMES, help="play a whole game by itself")
     run.add_argument("--exit-when-over", action="store_true",
                      help="close the app when the game is over (with --demo)")
@@ -50,19 +55,42 @@ def run_app(args: argparse.Namespace) -> int:
     """Run the app until its window closes."""
     if args.exit_when_over and args.demo is None:
         raise CompanionError("--exit-when-over needs --demo GAME")
+    from ui.service import ServiceNotifier, configure_logging
     from ui.window import configure_kivy
 
-    configure_kivy(fullscreen=args.fullscreen)
+    configure_logging("INFO")
+    on_pi = configure_kivy(fullscreen=args.fullscreen)
     from companion.engine.store import Store
     from ui.app import CompanionApp
     from ui.loop import TableLoop
 
-    with Store.open(args.data_dir) as store:
-        app = CompanionApp(TableLoop(store, time.time))
+    with Store.open(args.data_dir) as store, wired_table(on_pi) as table:
+        app = CompanionApp(TableLoop(store, time.time), table=table,
+                           notifier=ServiceNotifier(),
+                           camera=None if args.camera == "none" else args.camera)
         if args.demo is not None:
             app.play_demo(args.demo, exit_when_over=args.exit_when_over)
         app.run()
     return 0
+
+
+@contextlib.contextmanager
+def wired_table(on_pi: bool) -> Iterator[Any]:
+    """The wired buttons, buzzer and lights on the Pi (its pin map from the config), or
+    None elsewhere: the keyboard stands in."""
+    if not on_pi:
+        yield None
+        return
+    from companion.config import load_config
+    from companion.paths import config_path
+    from hardware.factory import choose_pin_factory
+    from hardware.pins import load_pin_map
+    from hardware.table import Table
+
+    path = config_path()
+    pin_map = load_pin_map(load_config(path, required=False), path=str(path))
+    with Table(pin_map, choose_pin_factory()) as table:
+        yield table
 
 
 def run_snapshot(args: argparse.Namespace) -> int:

@@ -300,6 +300,20 @@ def simulated_demo(
     taught 21X deck is kept (the data directory by default).
     """
     start, observations = load_recording(recording)
+    table, reader = simulated_table_for(start, layout=layout, seed=seed, data=data)
+    layout = table.layout
+    clock = DemoClock(start.t, speed=speed)
+    conductor = Conductor.start(store, clock, start)
+    director = DemoDirector(observations, table, conductor.post, clock)
+    watcher = TableWatcher(table, layout.calibrated(table.calibration()), reader,
+                           director.relay, clock, smoother=smoother)
+    return SimulatedDemo(start, clock, table, conductor, watcher, director)
+
+
+def simulated_table_for(start: TableStart, *, layout: TableLayout | None = None, seed: int = 0,
+                        data: str | Path | None = None) -> tuple[SimulatedTable, CardReader]:
+    """The simulated table of ``start``'s game (its default layout unless given) and the
+    card reader for its cards (21X cards through a deck taught from the simulator)."""
     if layout is None:
         layout = DEFAULT_LAYOUTS[start.game]()
     reader: CardReader = standard_reader()
@@ -307,13 +321,7 @@ def simulated_demo(
     if start.game in EXPRESSION_GAMES:
         expressions, deck = _expression_deck(start)
         reader = profile_reader(simulated_deck(expressions, deck, data=data))
-    table = SimulatedTable(layout, seed=seed, expressions=expressions)
-    clock = DemoClock(start.t, speed=speed)
-    conductor = Conductor.start(store, clock, start)
-    director = DemoDirector(observations, table, conductor.post, clock)
-    watcher = TableWatcher(table, layout.calibrated(table.calibration()), reader,
-                           director.relay, clock, smoother=smoother)
-    return SimulatedDemo(start, clock, table, conductor, watcher, director)
+    return SimulatedTable(layout, seed=seed, expressions=expressions), reader
 
 
 def _expression_deck(start: TableStart) -> tuple[dict[str, ExpressionCard], list[str]]:

@@ -30,6 +30,9 @@ class Host(Protocol):
     def start_game(self, start: TableStart) -> None:
         """Start a new game and show its table."""
 
+    def place(self, card: str, zone: str) -> None:
+        """A card laid by touch in ``zone``."""
+
     def later(self, seconds: float, action: Callable[[], object]) -> None:
         """Run ``action`` on the UI thread after ``seconds`` of real time."""
 

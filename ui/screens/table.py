@@ -62,6 +62,8 @@ class TableScreen(AppScreen):
         self.buzzes: list[Signal] = []
         self.attention_items: tuple[Attention, ...] = ()
         self.seat_buttons: dict[tuple[int, str], Tile] = {}
+        self.notice = ""
+        """One line about the table itself (a camera that failed to open)."""
 
     def set_preview(self, preview: Any) -> None:
         """Show the camera ``preview`` beside the layout."""
@@ -87,7 +89,8 @@ class TableScreen(AppScreen):
         elif view == self.view and attention == self.attention_items:
             return
         self.view = view
-        self.title.text = f"[b]{GAME_NAMES.get(view.game, view.game)}[/b]\n{view.phase}"
+        self.title.text = (f"[b]{GAME_NAMES.get(view.game, view.game)}[/b]\n"
+                           f"{self.notice or view.phase}")
         self.layout.show(view)
         self.layout.tick(self.host.now())
         self.buzz.text = self._buzz_text(view)

@@ -1,7 +1,8 @@
 """Touch instead of the camera: ``pick`` places a card by touch, ``log`` corrects events.
 
-``pick``: tap the place on the table, then the card; it goes to the game as the same
-sighting the camera would have made (a ``card`` tap). ``log``: the latest events, each
+``pick``: tap the place on the table, then the card. With no camera it goes to the game
+as the same sighting the camera would have made (a ``card`` tap); on the simulated table
+the card is laid there and the camera pipeline reports it. ``log``: the latest events, each
 with a ``void`` button that logs a correction (the history itself is never edited).
 """
 
@@ -72,7 +73,7 @@ class PickScreen(AppScreen):
         if self.zone is None:
             self.prompt.text = "first tap where the card is"
             return
-        self.host.loop.tap("card", None, {"card": card, "zone": self.zone})
+        self.host.place(card, self.zone)
         self.host.go("table")
 
     def refresh(self) -> None:
