@@ -139,10 +139,12 @@ class CompanionApp(App):  # type: ignore[misc]
         Clock.schedule_once(lambda _dt: action(), seconds)
 
     def go(self, screen: str, **options: Any) -> None:
-        """Show ``screen``; ``options`` go to its ``enter``."""
+        """Show ``screen``; ``options`` go to its ``enter`` (not called again for the
+        screen already showing, which keeps what it shows)."""
         assert self.manager is not None
-        target = self.screens[screen]
-        target.enter(**options)
+        if self.manager.current == screen and not options:
+            return
+        self.screens[screen].enter(**options)
         self.manager.current = screen
 
     def start_game(self, start: TableStart) -> None:
