@@ -55,9 +55,10 @@ def session_chart(results: Sequence[ResultRecord],
     axes.set_ylabel("points", color="white")
     axes.set_title("this session", color="white")
     axes.tick_params(colors="white")
-    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     games = max((len(line) for line in running_points(results).values()), default=1)
     axes.set_xlim(0.5, games + 0.5)
+    axes.set_xticks(range(1, games + 1))
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     if results:
         axes.legend(loc="upper left", fontsize=9)
     figure.tight_layout()

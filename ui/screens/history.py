@@ -27,11 +27,11 @@ LISTED = 20
 def event_line(event: Event) -> str:
     """One event as a line: its number, kind and data.
 
-    >>> event_line(Event("call", {"player": "ann", "x": 4}, t=30.0, seq=14))
+    >>> event_line(Event("call", {"player": "ann", "x": 4, "extra": [1]}, t=30.0, seq=14))
     '14. call: player ann, x 4'
     """
     details = ", ".join(f"{key} {value}" for key, value in event.data.items()
-                        if key not in ("cards", "deck"))
+                        if isinstance(value, str | int | float))
     return f"{event.seq}. {event.kind}: {details}"
 
 
@@ -57,7 +57,7 @@ class HistoryScreen(AppScreen):
         super().__init__(host, **kwargs)
         root = BoxLayout(orientation="vertical", spacing=theme.GAP, padding=theme.GAP)
         games_view, self.games = scrolling_grid(cols=1, size_hint_x=0.34)
-        self.step_text = Text(size=theme.TEXT, size_hint_y=None, height=40)
+        self.step_text = Text(size=theme.SMALL + 1, size_hint_y=None, height=44)
         self.board = BoxLayout()
         right = BoxLayout(orientation="vertical", spacing=theme.GAP)
         right.add_widget(self.step_text)

@@ -178,6 +178,11 @@ class StandScreen(KeypadScreen):
         self.message.text = "passed"
 
     def tick(self, now: float) -> None:
-        timer = None if self.view is None else main_timer(self.view)
-        if self.sent and timer is not None:
+        view = self.view
+        timer = None if view is None else main_timer(view)
+        seat = next((s for s in view.seats if s.seat == self.seat), None) if view else None
+        if seat is not None and seat.status == "standing" and timer is not None:
+            self.message.text = (f"{seat.player} stands on {seat.total}:"
+                                 f" {timer_text(timer, now)} left for the others")
+        elif self.sent and timer is not None:
             self.message.text = f"stated - {timer_text(timer, now)} left"
