@@ -19,7 +19,7 @@ test: $(STAMP) lint
 	$(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion hardware benchmarks tests ui
+	$(BIN)/ruff check companion vision hardware ui benchmarks tests
 	$(BIN)/mypy
 
 bench: $(STAMP)

@@ -38,9 +38,9 @@ from companion.engine.observations import (
 from companion.engine.store import Store
 from companion.errors import ObservationError
 from vision.layout import DEFAULT_LAYOUTS, TableLayout
+from vision.scenes.synthetic import ExpressionCard
 from vision.simulated import SimulatedTable, SimulationError, simulated_deck
 from vision.smoothing import Smoother
-from vision.synthetic import ExpressionCard
 from vision.watcher import CardReader, TableWatcher, profile_reader, standard_reader
 
 log = logging.getLogger(__name__)

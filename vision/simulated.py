@@ -2,8 +2,8 @@
 
 With no camera (a laptop, CI) the companion still runs its real pipeline: a
 :class:`SimulatedTable` renders the table as a camera above it would see it, from the
-project's own scene generator (:mod:`vision.synthetic`), with the CC0 faces for standard
-cards and :func:`~vision.synthetic.render_expression_card` for 21X cards. Cards are put in
+project's own scene generator (:mod:`vision.scenes.synthetic`), with the CC0 faces for standard
+cards and :func:`~vision.scenes.synthetic.render_expression_card` for 21X cards. Cards are put in
 the zones of a :class:`~vision.layout.TableLayout` and laid out neatly there: in a row
 facing the player in a seat zone, stacked downwards in a solitaire column, side by side
 (overlapping when the zone is small) anywhere else. Dice are drawn in the ``dice`` zone.
@@ -43,7 +43,7 @@ from companion.playing_cards import PlayingCard, UnknownCard
 from vision.camera import Camera, Image
 from vision.layout import CARD_HEIGHT, CARD_WIDTH, Calibration, TableLayout, Zone, players_layout
 from vision.profile import PROFILE_VERSION, DeckProfile, ProfileError, decks_dir
-from vision.synthetic import (
+from vision.scenes.synthetic import (
     FIELD_OF_VIEW,
     Array,
     CardFace,
@@ -59,8 +59,8 @@ from vision.synthetic import (
     camera_homography,
     render_expression_card,
 )
+from vision.scenes.textures import Kind, Tone, table_texture
 from vision.teach import face_from_image
-from vision.textures import Kind, Tone, table_texture
 
 log = logging.getLogger(__name__)
 

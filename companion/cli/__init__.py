@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "hardware.cli",
     "vision.teach_cli",
     "vision.dice_cli",
+    "vision.camera_cli",
     "vision.cards_cli",
     "ui.doctor",
     "ui.cli",

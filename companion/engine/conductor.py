@@ -43,7 +43,7 @@ from companion.engine.observations import (
 from companion.engine.referee import Referee
 from companion.engine.seats import Seating
 from companion.engine.store import Store
-from companion.engine.timers import EXPIRED, WARNING
+from companion.engine.timers import EXPIRED
 from companion.engine.view import GameView
 from companion.errors import CompanionError, IllegalMove, MalformedMove
 from companion.games.registry import translator_for
@@ -150,6 +150,7 @@ class Conductor:
     def step(self) -> Update:
         """Tick the timers, handle every queued observation, and tell the listeners."""
         first_new = len(self.referee.events)
+        was_over = self.view.outcome.over
         self._signals = []
         self._timers(self.referee.tick())
         while True:
@@ -160,9 +161,10 @@ class Conductor:
             self._handle(observation)
             self._timers(self.referee.tick())
         new = tuple(self.referee.events[first_new:])
-        if any(e.kind not in (WARNING, EXPIRED) for e in new) and self.view.outcome.over:
+        view = self.view
+        if view.outcome.over and not was_over:
             self._signals.append(Signal("over"))
-        update = Update(new, self.view, self.attention, tuple(self._signals))
+        update = Update(new, view, self.attention, tuple(self._signals))
         for listener in self._listeners:
             listener(update)
         return update

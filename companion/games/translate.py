@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from companion.engine.observations import Observation, Tap
+from companion.engine.observations import Observation, Sighting, Tap
 from companion.engine.seats import Seating
 from companion.engine.view import Expecting
 from companion.games.base import GameRules
@@ -100,3 +100,11 @@ def dismiss(label: str = "ignore") -> Choice:
 def card_tap(card: str, zone: str | None, t: float) -> Tap:
     """The tap that enters a card placed in ``zone`` by touch."""
     return Tap("card", t, data={"card": card, "zone": zone})
+
+
+def confirm_read(seen: Sighting, seat: int) -> Ask:
+    """The question for a card the reader is unsure of: yes enters it as seen."""
+    return Ask(f"the camera is unsure of the card in {seen.zone or 'no zone'}: is it"
+               f" {seen.card}?", seat,
+               (Choice(f"yes, {seen.card}", (card_tap(seen.card, seen.zone, seen.t),)),
+                dismiss("no: enter it by touch")))

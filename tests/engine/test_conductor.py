@@ -123,7 +123,8 @@ def test_a_card_in_no_seat_zone_is_asked_about_and_placed_by_touch(tmp_path: Pat
 def test_an_unsure_read_is_confirmed_before_it_counts(tmp_path: Path) -> None:
     game = Game(tmp_path)
     (item,) = game.feed(Sighting("placed", "9", "seat-1", 1.0, unsure=True)).attention
-    assert item.message == "is the card ann took 9?" and item.seat == 1
+    assert item.message == "the camera is unsure of the card in seat-1: is it 9?"
+    assert item.seat == 1
     assert game.kinds() == ["start"]
     game.conductor.resolve(item.id, 0)
     assert game.feed().events[0].data == {"player": "ann", "card": "9"}
@@ -229,3 +230,15 @@ def test_replay_judges_a_call_after_the_minute_as_the_live_referee(tmp_path: Pat
     game.clock.now = 75.0
     refused = game.feed(ButtonPress(2, "press", 75.0))
     assert refused.signals[-1].detail == "the minute is up: players now state their best totals"
+
+
+def test_a_game_the_timer_ends_signals_over(tmp_path: Path) -> None:
+    clock = ManualClock(0.0)
+    start = TableStart("solitaire", ("sol",), options={"time_limit": 30, "warnings": 0})
+    conductor = Conductor.start(Store.open(tmp_path), clock, start)
+    conductor.post(Sighting("placed", "Kd", "draw", 1.0))
+    assert "over" not in [s.kind for s in conductor.step().signals]
+    clock.now = 31.0
+    update = conductor.step()
+    assert [s.kind for s in update.signals] == ["expired", "over"]
+    assert update.view.outcome.over

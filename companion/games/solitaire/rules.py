@@ -9,6 +9,9 @@ that itself) or when the countdown expires. Readings of the text: ``docs/games/s
 
 Options of the ``start`` event: ``columns`` (4), ``time_limit`` in seconds (180; 0 means
 no limit) and ``warnings`` (10: a ``timer_warning`` event each second of the last ten).
+Each event is decoded once into its move (:mod:`.moves`) by ``MOVES``; :mod:`.piles` values
+the piles, :mod:`.view` gives what a screen shows and the moves open, :mod:`.translator` the
+table.
 
 >>> state = RULES.start(Event("start", {"game": "solitaire", "players": ["sol"]}))
 >>> for kind, data in [("draw", {"card": "Kd"}), ("place", {"column": 0}),

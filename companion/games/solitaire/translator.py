@@ -34,7 +34,16 @@ from companion.engine.observations import DIE, Observation, Sighting, Tap
 from companion.engine.view import Expecting
 from companion.games.solitaire.piles import pile_value
 from companion.games.solitaire.view import SEAT
-from companion.games.translate import Ask, Choice, Submit, Table, Translation, card_tap, dismiss
+from companion.games.translate import (
+    Ask,
+    Choice,
+    Submit,
+    Table,
+    Translation,
+    card_tap,
+    confirm_read,
+    dismiss,
+)
 from companion.playing_cards import PlayingCard, UnknownCard
 
 if TYPE_CHECKING:
@@ -57,7 +66,7 @@ def zone_column(zone: str | None) -> int | None:
     if zone is None or not zone.startswith(COLUMN_PREFIX):
         return None
     number = zone.removeprefix(COLUMN_PREFIX)
-    return int(number) if number.isdigit() else None
+    return int(number) if number.isdecimal() else None
 
 
 class SolitaireTranslator:
@@ -96,9 +105,7 @@ def _sighting(state: SolitaireState, seen: Sighting) -> Moves:
     except UnknownCard as error:
         return (), (Ask(f"{seen.card} in {seen.zone or 'no zone'}: {error}", SEAT),)
     if seen.unsure and seen.kind != "removed":
-        return (), (Ask(f"the camera is unsure of the card in {seen.zone or 'no zone'}: is it {seen.card}?", SEAT,
-                        (Choice(f"yes, {seen.card}", (card_tap(seen.card, seen.zone, seen.t),)),
-                         dismiss("no: enter it by touch"))),)
+        return (), (confirm_read(seen, SEAT),)
     if seen.kind == "removed":
         return _taken_up(state, card, seen.zone)
     column = zone_column(seen.zone)

@@ -29,7 +29,16 @@ from typing import Any
 
 from companion.engine.observations import DIE, ButtonPress, Observation, Sighting, Tap
 from companion.engine.view import Expecting
-from companion.games.translate import Ask, Choice, Submit, Table, Translation, card_tap, dismiss
+from companion.games.translate import (
+    Ask,
+    Choice,
+    Submit,
+    Table,
+    Translation,
+    card_tap,
+    confirm_read,
+    dismiss,
+)
 
 Holding = frozenset[int]
 """The seats that held their button to stand and have not yet stated X and a total."""
@@ -81,9 +90,7 @@ def _sighting(table: Table, seen: Sighting) -> tuple[tuple[Submit, ...], tuple[A
                                                                              seen.t),))
                                  for s in table.seating.seats), dismiss())),)
     if seen.unsure:
-        return (), (Ask(f"is the card {seat.player} took {seen.card}?", seat.number,
-                        (Choice(f"yes, {seen.card}", (card_tap(seen.card, seat.zone, seen.t),)),
-                         dismiss("no: enter it by touch"))),)
+        return (), (confirm_read(seen, seat.number),)
     kind = "deal" if state.phase == "dealing" else "draw"
     return (Submit(kind, {"player": seat.player, "card": seen.card}),), ()
 

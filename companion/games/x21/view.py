@@ -8,13 +8,14 @@ over (``table["possible"]``: the best X and total of every hand, for the round-e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.cardmath.working import bindings, card_working, number_text
 from companion.engine.view import CardView, Expecting, GameView, Outcome, SeatView, TimerView
 from companion.errors import CompanionError
 from companion.games.moves import Possible, PossibleMoves
-from companion.games.x21.table import Claim, fraction_json
+from companion.games.x21.table import Cards, Claim, fraction_json
 
 if TYPE_CHECKING:
     from companion.games.x21.rules import X21State
@@ -58,25 +59,34 @@ def _seat(state: X21State, player: str, number: int) -> SeatView:
     claim = state.claims.get(player)
     hand = state.hands[player]
     return SeatView(
-        seat=number, player=player, cards=_cards(state, player, claim),
+        seat=number, player=player, cards=hand_cards(state.cards, hand, claim, state.v[player]),
         total=None if claim is None or claim.total is None else number_text(claim.total),
         status=_status(state, player), note=state.why.get(player, ""),
         points=_points(state)[player],
     ) if hand or claim else SeatView(seat=number, player=player, status=_status(state, player))
 
 
-def _cards(state: X21State, player: str, claim: Claim | None) -> tuple[CardView, ...]:
-    """The player's cards, with values and working under their stated X when there is one."""
-    hand = state.hands[player]
-    known = [state.cards.card(card) for card in hand]
+def hand_cards(cards: Cards, hand: Sequence[str], claim: Claim | None,
+               v: int) -> tuple[CardView, ...]:
+    """The cards of ``hand``, with values and working at the claim's X (if it allows one).
+
+    >>> from companion.games.x21.table import inline_card
+    >>> from companion.cardmath.hand import HandRules
+    >>> known = {c: inline_card({"id": c, "text": c.upper()}) for c in ("3x", "x+5")}
+    >>> from fractions import Fraction
+    >>> [c.value for c in hand_cards(Cards(known, HandRules()), ["3x", "x+5"],
+    ...                              Claim(Fraction(4)), 1)]
+    ['12', '9']
+    """
+    known = [cards.card(card) for card in hand]
     plain = tuple(CardView(card.id, card.text) for card in known)
     if claim is None:
         return plain
     try:
-        values = state.cards.values(hand, claim, state.v[player])
+        values = cards.values(hand, claim, v)
     except CompanionError:
         return plain
-    substitute = bindings(claim.x, claim.y, len(hand), state.v[player])
+    substitute = bindings(claim.x, claim.y, len(hand), v)
     return tuple(
         CardView(card.id, card.text, number_text(value),
                  card_working(card.text, card.expression, substitute, value)

@@ -22,7 +22,8 @@ declared deck is: in the deck, the hand, a scored hand or the discards. Event ki
 There is no standing in single player. The start event has ``players`` (exactly one
 name, as in every single-player game), ``deck`` (card ids; it must include every
 core-set card) and ``options`` (``target``, ``non_integer_x``, ``max_cards``,
-``catalogue``).
+``catalogue``). Each event is decoded once into its move (:mod:`.moves`) by ``MOVES``;
+:mod:`.view` gives what a screen shows and the moves open, :mod:`.translator` the table.
 
 >>> state = RULES.start(Event("start", {"game": "21x-solo", "players": ["ann"]}))
 >>> state = RULES.apply(state, Event("deal", {"card": "6x"}, t=2.0))

@@ -32,7 +32,16 @@ from typing import TYPE_CHECKING
 
 from companion.engine.observations import DIE, ButtonPress, Observation, Sighting, Tap
 from companion.engine.view import Expecting
-from companion.games.translate import Ask, Choice, Submit, Table, Translation, card_tap, dismiss
+from companion.games.translate import (
+    Ask,
+    Choice,
+    Submit,
+    Table,
+    Translation,
+    card_tap,
+    confirm_read,
+    dismiss,
+)
 from companion.games.x21_solo.view import SEAT
 
 if TYPE_CHECKING:
@@ -79,10 +88,7 @@ def _sighting(state: SoloState, memory: Awaiting, seen: Sighting) -> Translation
         return Translation(memory, asks=(Ask(f"a die ({seen.value}) is on the table: 21X uses"
                                              " no dice", SEAT),))
     if seen.unsure and seen.kind != "removed":
-        return Translation(memory, asks=(Ask(
-            f"the camera is unsure of the card in {seen.zone or 'no zone'}: is it {seen.card}?", SEAT,
-            (Choice(f"yes, {seen.card}", (card_tap(seen.card, seen.zone, seen.t),)),
-             dismiss("no: enter it by touch"))),))
+        return Translation(memory, asks=(confirm_read(seen, SEAT),))
     if seen.kind == "removed":
         if seen.zone == DISCARD and _reshuffled(state, seen.card):
             return Translation(memory, _reshuffled(state, seen.card))

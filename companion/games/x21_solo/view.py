@@ -9,48 +9,19 @@ the game is over its time is in ``table["time"]`` and the outcome's reason.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion.cardmath.working import bindings, card_working, number_text
-from companion.engine.view import CardView, Expecting, GameView, Outcome, SeatView, TimerView
+from companion.cardmath.working import number_text
+from companion.engine.view import Expecting, GameView, Outcome, SeatView, TimerView
 from companion.errors import CompanionError
 from companion.games.moves import Possible, PossibleMoves
-from companion.games.x21.table import Cards, Claim
+from companion.games.x21.view import hand_cards
 
 if TYPE_CHECKING:
     from companion.games.x21_solo.rules import SoloState
 
 SEAT = 1
 """The one player's seat."""
-
-
-def hand_cards(cards: Cards, hand: Sequence[str], claim: Claim | None,
-               v: int) -> tuple[CardView, ...]:
-    """The cards of ``hand``, with values and working at the claim's X (if it allows one).
-
-    >>> from companion.games.x21.table import inline_card
-    >>> from companion.cardmath.hand import HandRules
-    >>> known = {c: inline_card({"id": c, "text": c.upper()}) for c in ("3x", "x+5")}
-    >>> from fractions import Fraction
-    >>> [c.value for c in hand_cards(Cards(known, HandRules()), ["3x", "x+5"],
-    ...                              Claim(Fraction(4)), 1)]
-    ['12', '9']
-    """
-    known = [cards.card(card) for card in hand]
-    plain = tuple(CardView(card.id, card.text) for card in known)
-    if claim is None:
-        return plain
-    try:
-        values = cards.values(hand, claim, v)
-    except CompanionError:
-        return plain
-    substitute = bindings(claim.x, claim.y, len(hand), v)
-    return tuple(
-        CardView(card.id, card.text, number_text(value),
-                 card_working(card.text, card.expression, substitute, value)
-                 if card.expression is not None else None)
-        for card, value in zip(known, values, strict=True))
 
 
 def solo_phase(state: SoloState) -> str:
@@ -134,6 +105,8 @@ def solo_moves(state: SoloState) -> PossibleMoves:
         moves.append(Possible("mulligan", player, {"cards": len(state.hand)}))
     if len(state.hand) >= 2:
         moves.append(Possible("make21", player, {"needs": ["x"], "v": state.v}))
-    return PossibleMoves(tuple(moves))
+    taking = any(move.kind in ("deal", "draw") for move in moves)
+    hidden = (f"which of the {len(state.deck)} face-down deck cards comes next",) if taking else ()
+    return PossibleMoves(tuple(moves), hidden)
 
 

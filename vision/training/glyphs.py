@@ -7,7 +7,7 @@ Candidates at the two corner indices, upright with respect to the card, are
 labelled with the card; every other candidate on the card (pips, picture
 fragments, part of an index) becomes a reject example.
 
-Re-generate the shipped model with ``python -m vision.glyphs_training
+Re-generate the shipped model with ``python -m vision.training.glyphs
 [FACES_DIR]`` (default ``../shared/data/cards/faces-cc0``; both CC0 designs).
 """
 
@@ -254,7 +254,7 @@ def joker_pictures(faces_dir: Path) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     """Generate the shipped model and joker pictures from the CC0 faces."""
     args = sys.argv[1:] if argv is None else argv
-    faces_dir = Path(args[0]) if args else Path(__file__).parents[2] / "shared/data/cards/faces-cc0"
+    faces_dir = Path(args[0]) if args else Path(__file__).parents[3] / "shared/data/cards/faces-cc0"
     labelled = ((read_face(path), card) for path, card in cc0_card_files(faces_dir))
     model = build_model(labelled)
     DEFAULT_MODEL.parent.mkdir(parents=True, exist_ok=True)
