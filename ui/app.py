@@ -20,7 +20,7 @@ from kivy.core.window import Window
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.engine.clock import ManualClock
-from companion.engine.conductor import Signal, Update
+from companion.engine.conductor import Update
 from companion.engine.observations import ButtonPress, Observation, TableStart
 from companion.engine.store import Store
 from companion.errors import CompanionError
@@ -84,7 +84,6 @@ class CompanionApp(App):  # type: ignore[misc]
         self.simulated: SimulatedTable | None = None
         self.screens: dict[str, AppScreen] = {}
         self.manager: ScreenManager | None = None
-        self.signal_hooks: list[Callable[[Signal], None]] = []
         self.ticker: Any = None
         self.demo: SimulatedDemo | None = None
         self.demo_done_at: float | None = None
@@ -167,11 +166,12 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def apply(self, update: Update) -> None:
         """Show one step's update: signals to the hooks, the view to the screen."""
+        table = self.screens["table"]
+        assert isinstance(table, TableScreen)
         for signal in update.signals:
             if self.io is not None:
                 self.io.play(signal)
-            for hook in self.signal_hooks:
-                hook(signal)
+                table.announce(self.io.spoken(signal))
         self.current.update(update)
         self.route(update)
         if update.view.outcome.over:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.clock import ManualClock
-from companion.engine.observations import TableStart
+from companion.engine.observations import Sighting, TableStart
 
 HANDS = {"ann": ("6X", "2X+4"), "ben": ("Fib(X)", "Xth digit of e"),
          "cat": ("Xth prime", "Xth digit of pi")}
@@ -119,3 +119,34 @@ def test_start_line_of_the_home_screen(driver: Any) -> None:
     driver.press("minute: 60")
     assert driver.app.screens["home"].table_start() == TableStart(
         "21x", ("ann", "ben"), options={"stand_seconds": 30})
+
+
+def test_an_attention_item_is_shown_and_resolved_in_one_tap(driver: Any,
+                                                           clock: ManualClock) -> None:
+    new_game(driver)
+    driver.app.loop.post(Sighting("placed", "6x", "seat-1", clock(), unsure=True))
+    driver.tick()
+    table = driver.app.current
+    assert [item.seat for item in table.attention_items] == [1]
+    assert table.attention.height > 0
+    driver.press("yes, 6x")
+    driver.tick()
+    assert logged(driver, "deal") == [{"player": "ann", "card": "6x"}]
+    assert table.attention_items == ()
+
+
+def test_a_misread_card_is_fixed_by_touch_as_a_correction(driver: Any) -> None:
+    new_game(driver)
+    deal(driver)
+    driver.press("log")
+    driver.press("fix card")
+    assert driver.app.current.NAME == "pick"
+    driver.press("Xth triangle")
+    driver.tick()
+    correction = logged(driver, "correction")[-1]
+    fixed = next(e for e in driver.app.loop.game.referee.events if e.seq == correction["target"])
+    assert correction["replacement"] == {"kind": "deal",
+                                         "data": {**fixed.data, "card": "triangle"}}
+    seat = driver.app.loop.game.view.seat_of(fixed.data["player"])
+    assert "triangle" in [card.card for card in seat.cards]
+    assert fixed.data["card"] not in [card.card for card in seat.cards]

@@ -64,6 +64,8 @@ class TableScreen(AppScreen):
         self.seat_buttons: dict[tuple[int, str], Tile] = {}
         self.notice = ""
         """One line about the table itself (a camera that failed to open)."""
+        self.spoken = ""
+        """The voice's last line."""
 
     def set_preview(self, preview: Any) -> None:
         """Show the camera ``preview`` beside the layout."""
@@ -128,6 +130,13 @@ class TableScreen(AppScreen):
         self.controls.add_widget(Tile("+ card", lambda: self.host.go("pick")))
         self.controls.add_widget(Tile("log", lambda: self.host.go("log")))
 
+    def announce(self, line: str) -> None:
+        """Show what the voice says (a laptop may have no sound)."""
+        if line:
+            self.spoken = line
+            if self.view is not None:
+                self.buzz.text = self._buzz_text(self.view)
+
     def resolve(self, item: int, choice: int) -> None:
         """Answer attention item ``item`` with its choice number ``choice``."""
         self.host.loop.game.resolve(item, choice)
@@ -141,7 +150,7 @@ class TableScreen(AppScreen):
                 lines.append(f"[b]{who} buzzed[/b]")
             else:
                 lines.append(f"{who} {late_text(float(signal.detail or 0))}")
-        return "\n".join(lines[:3])
+        return "\n".join([*lines[:2], self.spoken] if self.spoken else lines[:3])
 
     def _show_attention(self, items: tuple[Attention, ...]) -> None:
         self.attention_items = items

@@ -3,7 +3,8 @@
 ``pick``: tap the place on the table, then the card. With no camera it goes to the game
 as the same sighting the camera would have made (a ``card`` tap); on the simulated table
 the card is laid there and the camera pipeline reports it. ``log``: the latest events, each
-with a ``void`` button that logs a correction (the history itself is never edited).
+with a ``void`` button, and ``fix card`` for a misread card (pick the right one): each logs
+a correction (the history itself is never edited).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.engine.events import Event
 from ui import theme
 from ui.deck import deck_cards, zone_choices
 from ui.screens.base import AppScreen, Host
@@ -39,6 +41,7 @@ class PickScreen(AppScreen):
         root.add_widget(scroller)
         self.add_widget(root)
         self.zone: str | None = None
+        self.replacing: Event | None = None
         self.zone_tiles: dict[str, Tile] = {}
         self.card_tiles: dict[str, Tile] = {}
 
@@ -47,9 +50,10 @@ class PickScreen(AppScreen):
         if start is None:
             return
         self.zone = options.get("zone")
+        self.replacing = options.get("replace")
         self.zones.clear_widgets()
         self.zone_tiles = {}
-        for zone, caption in zone_choices(start):
+        for zone, caption in () if self.replacing else zone_choices(start):
             tile = Tile(caption, partial(self.choose, zone))
             self.zone_tiles[zone] = tile
             self.zones.add_widget(tile)
@@ -69,7 +73,15 @@ class PickScreen(AppScreen):
         self.refresh()
 
     def place(self, card: str) -> None:
-        """``card`` lies in the chosen zone: tell the game, back to the table."""
+        """``card`` lies in the chosen zone (or was the card of the event being fixed):
+        tell the game, back to the table."""
+        if self.replacing is not None:
+            event = self.replacing
+            self.host.loop.tap("correct", None, {
+                "target": event.seq, "reason": "corrected by touch",
+                "replacement": {"kind": event.kind, "data": {**event.data, "card": card}}})
+            self.host.go("table")
+            return
         if self.zone is None:
             self.prompt.text = "first tap where the card is"
             return
@@ -80,7 +92,10 @@ class PickScreen(AppScreen):
         """Highlight the chosen zone."""
         for zone, tile in self.zone_tiles.items():
             tile.background_color = theme.CHOSEN if zone == self.zone else theme.BUTTON
-        self.prompt.text = ("which card?" if self.zone else "where is the card?")
+        if self.replacing is not None:
+            self.prompt.text = f"which card was {self.replacing.data['card']} really?"
+        else:
+            self.prompt.text = "which card?" if self.zone else "where is the card?"
 
 
 class LogScreen(AppScreen):
@@ -106,6 +121,9 @@ class LogScreen(AppScreen):
                                 if k not in ("cards", "deck"))
             strip.add_widget(Text(f"{event.seq}. [b]{event.kind}[/b] {details}"[:120],
                                   size=theme.SMALL))
+            if isinstance(event.data.get("card"), str):
+                strip.add_widget(Tile("fix card", partial(self.host.go, "pick", replace=event),
+                                      size_hint_x=0.18))
             if event.seq > 1:
                 strip.add_widget(Tile("void", partial(self.void, event.seq),
                                       size_hint_x=0.18))
