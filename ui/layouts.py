@@ -104,9 +104,23 @@ class GameLayout(BoxLayout):  # type: ignore[misc]
 
 
 class TrickLayout(GameLayout):
-    """The trick game: seats (their hidden hands), the trick in the middle, the leader."""
+    """The trick game: seats (their hidden hands), the trick in the middle and the play to
+    beat, the leader, the dealer, the stock and the last deal's scores."""
 
-    CARD_KEYS = ("trick",)
+    CARD_KEYS = ("to_beat",)
+
+    def centre_lines(self, view: GameView) -> str:
+        table = view.table
+        plays = [f"{play['player']}: {' '.join(play['cards'])} ({play['kind']})"
+                 for play in table.get("trick", [])]
+        lines = [f"leader {table.get('leader')}, dealer {table.get('dealer')},"
+                 f" stock {table.get('stock')}, target {table.get('target')}",
+                 "  ".join(plays[-4:]) or "no cards in the trick yet"]
+        deals = table.get("deals", [])
+        if deals:
+            scores = ", ".join(f"{p} {n}" for p, n in deals[-1]["scores"].items())
+            lines.append(f"last deal: {scores}")
+        return "\n".join(lines)
 
 
 class SoloLayout(GameLayout):
@@ -221,7 +235,7 @@ class MedleyLayout(BoxLayout):  # type: ignore[misc]
         super().__init__(orientation="horizontal", spacing=theme.GAP, **kwargs)
         self.host = host
         self.grid = GridLayout(cols=3, spacing=theme.GAP, size_hint_x=0.55)
-        self.cells = [CardRow(size=theme.BIG - 8) for _ in range(9)]
+        self.cells = [CardRow(size=theme.TEXT) for _ in range(9)]
         for cell in self.cells:
             holder = Panel()
             holder.add_widget(cell)

@@ -16,22 +16,26 @@ from companion.engine.conductor import Attention, Signal, Update
 from companion.engine.observations import PressKind
 from companion.engine.view import GameView
 from ui import theme
+from ui.entries import FIRST_DIE, Entry, entries
 from ui.format import GAME_NAMES, late_text, main_timer, timer_text
 from ui.layouts import layout_for
 from ui.screens.base import AppScreen, Host
 from ui.widgets import Panel, Text, Tile, row
 
-SEAT_BUTTONS: tuple[tuple[PressKind, str], ...] = (("press", "call"), ("hold", "stand"))
-"""Each seat's on-screen buttons: a press calls, a hold stands, as on the wired button."""
-SEAT_BUTTON_GAMES = ("21x", "trick")
-"""Games whose every seat has its own button."""
+SEAT_BUTTONS: dict[str, tuple[tuple[PressKind, str], ...]] = {
+    "21x": (("press", "call"), ("hold", "stand")),
+    "trick": (("press", "press"), ("hold", "hold")),
+}
+"""Each seat's on-screen buttons in the games where every seat has one: a press and a hold,
+as on the wired button (21X: call and stand; the trick game: swapping, keeping, a play's
+end)."""
 GAME_TAPS: dict[str, tuple[tuple[str, str], ...]] = {
     "21x": (("close", "close"),),
     "21x-solo": (("mulligan", "mulligan"), ("reshuffle", "reshuffle"), ("cancel", "cancel")),
     "solitaire": (("reshuffle", "reshuffle"),),
 }
 """The game's own screen entries: (button caption, tap action)."""
-SOLO_BUTTONS: dict[str, str] = {"21x-solo": "make 21"}
+SOLO_BUTTONS: dict[str, str] = {"21x-solo": "make 21", "medley": "judge lifted"}
 """Single-player games whose one button does something, and what its press is called."""
 
 
@@ -55,7 +59,8 @@ class TableScreen(AppScreen):
         self.attention = BoxLayout(orientation="vertical", spacing=theme.GAP,
                                    size_hint_y=None, height=0)
         self.controls = row()
-        for child in (top, self.middle, self.attention, self.controls):
+        self.entries_row = row(height=0)
+        for child in (top, self.middle, self.attention, self.entries_row, self.controls):
             root.add_widget(child)
         self.add_widget(root)
         self.view: GameView | None = None
@@ -66,6 +71,8 @@ class TableScreen(AppScreen):
         """One line about the table itself (a camera that failed to open)."""
         self.spoken = ""
         """The voice's last line."""
+        self.entries: list[Entry] = []
+        self.first_die: int | None = None
 
     def set_preview(self, preview: Any) -> None:
         """Show the camera ``preview`` beside the layout."""
@@ -98,6 +105,7 @@ class TableScreen(AppScreen):
         self.buzz.text = self._buzz_text(view)
         if attention != self.attention_items:
             self._show_attention(attention)
+        self._show_entries(view)
         self.tick(self.host.now())
 
     def tick(self, now: float) -> None:
@@ -116,8 +124,8 @@ class TableScreen(AppScreen):
         self.controls.clear_widgets()
         self.seat_buttons = {}
         loop = self.host.loop
-        for seat in view.seats if view.game in SEAT_BUTTON_GAMES else ():
-            for kind, caption in SEAT_BUTTONS:
+        for seat in view.seats:
+            for kind, caption in SEAT_BUTTONS.get(view.game, ()):
                 tile = Tile(f"{seat.seat} {caption}",
                             partial(loop.press, seat.seat, kind))
                 self.seat_buttons[(seat.seat, kind)] = tile
@@ -129,6 +137,32 @@ class TableScreen(AppScreen):
             self.controls.add_widget(Tile(caption, partial(loop.tap, action)))
         self.controls.add_widget(Tile("+ card", lambda: self.host.go("pick")))
         self.controls.add_widget(Tile("log", lambda: self.host.go("log")))
+
+    def _show_entries(self, view: GameView) -> None:
+        """One-tap buttons for what the game waits for (swaps, dice, combinations)."""
+        moves = None
+        if any(item.what == "claim" for item in view.expecting) and self.host.loop.playing:
+            referee = self.host.loop.game.referee
+            moves = referee.rules.moves(referee.state)
+        found = entries(view, moves, self.first_die)
+        if found == self.entries:
+            return
+        self.entries = found
+        self.entries_row.clear_widgets()
+        for entry in found:
+            self.entries_row.add_widget(Tile(entry.caption, partial(self.enter_entry, entry),
+                                             size=theme.SMALL + 2))
+        self.entries_row.height = theme.TOUCH if found else 0
+
+    def enter_entry(self, entry: Entry) -> None:
+        """Submit one entry's tap (the first die is only remembered)."""
+        if entry.action == FIRST_DIE:
+            self.first_die = int(entry.data["value"])
+        else:
+            self.first_die = None
+            self.host.loop.tap(entry.action, entry.seat, entry.data)
+        if self.view is not None:
+            self._show_entries(self.view)
 
     def announce(self, line: str) -> None:
         """Show what the voice says (a laptop may have no sound)."""
