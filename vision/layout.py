@@ -189,9 +189,11 @@ def _homography(image: list[Point], table: list[Point]) -> tuple[tuple[float, fl
         raise LayoutError("calibration points do not span the table (three or more in a line?)")
     normalised = vt[-1].reshape(3, 3)
     matrix = np.linalg.inv(target_norm) @ normalised @ source_norm
-    if abs(matrix[2, 2]) < 1e-12 or abs(np.linalg.det(matrix)) < 1e-12 * abs(matrix[2, 2]) ** 3:
+    matrix /= np.linalg.norm(matrix)  # not by the corner entry: it is 0 when the image
+    # origin maps to infinity, a sound homography all the same
+    if abs(np.linalg.det(matrix)) < 1e-12:
         raise LayoutError("calibration points do not span the table (three or more in a line?)")
-    return _as_tuple(matrix / matrix[2, 2])
+    return _as_tuple(matrix)
 
 
 def _normalise(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

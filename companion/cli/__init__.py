@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "vision.camera_cli",
     "vision.cards_cli",
     "ui.doctor",
+    "ui.cli",
 )
 
 USAGE_ERROR = 2

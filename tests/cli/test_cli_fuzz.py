@@ -7,7 +7,10 @@ Each input must be answered with exit 0, or exit 2 and one line on stderr, in ti
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,9 +18,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from companion.cli import build_parser
 from tests.cli.fuzzing import clean, command_names, option_strings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,7 +129,10 @@ def mutated_lines(draw: st.DrawFn, sources: list[list[str]], keys: list[str]) ->
 # ------------------------------------------------------------------ the commands
 
 FUZZED = {"check", "solve", "demo", "replay", "scores", "import", "recover", "recognize",
-          "dice", "camera", "teach", "decks", "hw-test", "play", "doctor"}
+          "dice", "camera", "teach", "decks", "hw-test", "play", "doctor", "run", "snapshot"}
+WINDOWED = {"run", "snapshot"}
+"""Commands that open the app's window once their arguments are accepted: fuzzed up to that
+point in this process (the UI tests own its one Kivy window), and in subprocesses below."""
 
 
 PROBLEMS_FOUND = (0, 1, 2)
@@ -273,8 +280,41 @@ def test_hw_test_answers_any_config(isolated: Path, pin: object, timeout: str) -
 @given(data=st.data(), command=st.sampled_from(sorted(FUZZED - {"hw-test", "teach", "camera"})))
 def test_any_arguments_get_a_one_line_answer(data: st.DataObject, command: str) -> None:
     flags = option_strings()[command]
-    words = data.draw(st.lists(st.one_of(st.sampled_from(flags), numbers, cards), max_size=5))
+    words = data.draw(st.lists(st.one_of(st.sampled_from(flags), numbers, cards,
+                                         st.sampled_from(["home", "table", "21x", "x.png"])),
+                               max_size=5))
+    if command in WINDOWED:
+        assume(not opens_a_window([command, *words]))
     clean([command, *words], allowed=PROBLEMS_FOUND if command == "doctor" else (0, 2))
+
+
+def opens_a_window(argv: list[str]) -> bool:
+    """True when ``run``/``snapshot`` would accept ``argv`` and open the app's window."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit:
+        return False
+    if args.command == "run":
+        return not (args.exit_when_over and args.demo is None)
+    return (args.out.lower().endswith(".png") and not (args.state and args.game)
+            and not (args.at is not None and args.state is None))
+
+
+@fuzz(4)
+@given(text=mutated_lines(RECORDING_LINES, RECORDING_KEYS))
+def test_snapshot_answers_any_damaged_recording(isolated: Path, text: str) -> None:
+    recording = isolated / "game.jsonl"
+    recording.write_text(text, encoding="utf-8", errors="surrogatepass")
+    done = subprocess.run([sys.executable, "-m", "companion", "snapshot", "table",
+                           str(isolated / "out.png"), "--state", str(recording)],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, "KIVY_HOME": str(isolated / "kivy")})
+    assert done.returncode in (0, 2), done
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done
+    if done.returncode == 2:
+        assert done.stderr.strip().splitlines()[-1].startswith("companion snapshot: "), done
+    else:
+        assert (isolated / "out.png").stat().st_size > 0
 
 
 @fuzz(40)
