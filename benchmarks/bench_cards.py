@@ -42,10 +42,10 @@ from benchmarks.card_sources import (
 from companion.playing_cards import standard_deck
 from vision.cards import CardRecognizer, CardTracker
 from vision.glyphs import GlyphModel
-from vision.training.glyphs import build_model, examples_per_card, model_without
 from vision.imageio import read_image
 from vision.observations import CardObservation
 from vision.scenes.synthetic import FaceLibrary, Scene, SceneBuilder
+from vision.training.glyphs import build_model, examples_per_card, model_without
 
 CARDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
 INDEX_TOLERANCE = 40.0

@@ -46,6 +46,10 @@ CARD_PER_GLYPH = 11.5
 #: to narrow bridge cards give.
 DIAGONAL_SLOPE = (1.0, 2.2)
 DIAGONAL_GLYPHS = (7.0, 17.0)
+#: A read this close (card heights) to a whole card's corner means the corner was read.
+CORNER_READ = 0.25
+#: Two reads closer than this many glyph sizes are one index read twice.
+SAME_PLACE = 0.8
 #: Card width over card height.
 CARD_ASPECT = 0.68
 #: Index centre from the card's corner, as fractions of card (width, height).
@@ -61,6 +65,10 @@ JOKER_WHITE = 0.55
 #: A whole card with less blank face than this is a back (the CC0 backs have about 0.4,
 #: court cards 0.6, number cards 0.8): what looks like an index on it is pattern.
 BACK_WHITE = 0.5
+#: Window (pixels at ``JOKER_SIZE``) over which blank face is compared with the brightest,
+#: and the share of the card's brightest below which nothing counts as blank.
+BLANK_WINDOW = 9
+BLANK_FLOOR = 0.35
 #: Blur (pixels at ``JOKER_SIZE``) so line drawings still match after a slight misfit.
 JOKER_BLUR = 1.5
 JOKER = "JK"
@@ -146,12 +154,13 @@ class CardRecognizer:
         reads = self.confident_reads(readable)
         small = [c for c in candidates if c.glyph_size < SMALL_GLYPH]
         small = [c for c, tiny in zip(small, dwarfed(small, reads), strict=True) if not tiny]
-        spots = spots_of(small) + small_card_corners(outlines)
+        spots = spots_of(small) + unread_corners(small_card_corners(outlines), reads)
         if spots:
             kept, fresh = closer_look(frame_bgr, readable, spots, white_level)
             replaced = {id(c) for c, keep in zip(readable, kept, strict=True) if not keep}
+            looked_again = [r for r in reads if id(r.candidate) in replaced]
             reads = [r for r in reads if id(r.candidate) not in replaced]
-            reads += self.confident_reads(fresh)
+            reads += surer_of_two(looked_again, self.confident_reads(fresh))
         reads = exclusive_reads(reads)
         tiny = dwarfed([r.candidate for r in reads], reads)
         return [r for r, fragment in zip(reads, tiny, strict=True) if not fragment]
@@ -270,6 +279,39 @@ def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:
     return spots
 
 
+def surer_of_two(first: Sequence[IndexRead], closer: Sequence[IndexRead]) -> list[IndexRead]:
+    """Reads of small glyphs from the frame's own size (``first``) and from the enlarged
+    closer look (``closer``): where both read an index at one place the more confident
+    stays (the first look on a tie: enlarging does not add detail, and a wide spade
+    whose thin stem parts from it when enlarged reads as a club); the rest all stay."""
+    kept = list(closer)
+    for read in first:
+        rivals = [
+            other
+            for other in closer
+            if float(np.hypot(*np.subtract(read.candidate.center, other.candidate.center)))
+            <= SAME_PLACE * read.candidate.glyph_size
+        ]
+        if not rivals:
+            continue
+        if all(read.reading.confidence >= other.reading.confidence for other in rivals):
+            kept = [other for other in kept if all(other is not rival for rival in rivals)]
+            kept.append(read)
+    return kept
+
+
+def unread_corners(spots: Sequence[Spot], reads: Sequence[IndexRead]) -> list[Spot]:
+    """The corner ``spots`` of whole cards with no index read near them yet (within
+    ``CORNER_READ`` card heights): a corner read at the frame's own size needs no closer look
+    (the enlarged picture of a well-read index is no better, and costs time)."""
+    centres = np.array([r.candidate.center for r in reads]).reshape(-1, 2)
+    return [
+        (centre, glyph)
+        for centre, glyph in spots
+        if not (np.hypot(*(centres - centre).T) < CORNER_READ * CARD_PER_GLYPH * glyph).any()
+    ]
+
+
 def dwarfed(candidates: Sequence[IndexCandidate], reads: Sequence[IndexRead]) -> list[bool]:
     """For each candidate, whether it is much smaller (``DWARFED``) than the indices read
     within a card height of it (their median size, so one misread does not decide): then it
@@ -333,9 +375,13 @@ def card_images(frame_bgr: np.ndarray, outlines: Sequence[Quad]) -> list[np.ndar
 
 
 def white_share(card_grey: np.ndarray) -> float:
-    """The share of a card image that is near its brightest (blank card face)."""
+    """The share of a card image that is blank card face: near the brightest of its
+    surroundings (``BLANK_WINDOW`` pixels), so a shadow across the card does not make the
+    shaded half count as print, and not in the dark (under ``BLANK_FLOOR`` of the card's
+    brightest)."""
+    local = cv2.dilate(card_grey, np.ones((BLANK_WINDOW, BLANK_WINDOW), np.uint8))
     bright = float(np.percentile(card_grey, 95))
-    return float(np.mean(card_grey >= 0.8 * bright))
+    return float(np.mean((card_grey >= 0.8 * local) & (local >= BLANK_FLOOR * bright)))
 
 
 def joker_score(card_grey: np.ndarray, templates: np.ndarray) -> float:
@@ -518,11 +564,14 @@ def at_opposite_corner(first: IndexCandidate, second: IndexCandidate) -> bool:
 
 
 def same_card(first: IndexRead, second: IndexRead) -> bool:
-    """Whether two reads of one rank can be one card: one corner read twice, or its two corners
-    (a suit misread at one corner still makes one card)."""
+    """Whether two reads can be one card: one index read twice (at one place whatever the
+    names: a spot holds one index), or a card's two corners (of one rank; a suit misread at
+    one corner still makes one card)."""
+    gap = float(np.hypot(*np.subtract(first.candidate.center, second.candidate.center)))
+    if gap <= SAME_PLACE * first.candidate.glyph_size:
+        return True
     if first.reading.rank != second.reading.rank:
         return False
-    gap = float(np.hypot(*np.subtract(first.candidate.center, second.candidate.center)))
     if first.card == second.card and gap <= 2 * first.candidate.glyph_size:
         return True
     return at_opposite_corner(first.candidate, second.candidate)

@@ -19,8 +19,8 @@ from benchmarks.card_sources import Shot, deal_shots, tally
 from companion.playing_cards import PlayingCard
 from vision.cards import CardRecognizer
 from vision.glyphs import GlyphModel
-from vision.training.glyphs import ExampleSet, examples_per_card, model_without
 from vision.imageio import read_image
+from vision.training.glyphs import ExampleSet, examples_per_card, model_without
 
 TAUGHT_VARIANTS = 8
 

@@ -31,8 +31,8 @@ from vision.profile import (
 )
 from vision.scenes.synthetic import CardFace, ExpressionCard, FaceLibrary, SceneBuilder, SceneCamera
 from vision.scenes.synthetic import render_expression_card as render
-from vision.teach import DeckTeacher, Step, face_from_image, file_key, teach_from_images
 from vision.scenes.textures import KINDS, TONES
+from vision.teach import DeckTeacher, Step, face_from_image, file_key, teach_from_images
 
 ROOT = Path(__file__).resolve().parents[2]
 
