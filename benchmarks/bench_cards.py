@@ -230,6 +230,7 @@ def measure() -> None:
         + ", ".join(f"{median:.1f}" for _, median in full)
         + " ms (goal <= 25 ms)"
     )
+    stage_figures(recognizer, frames)
     tracking_figures(recognizer, frames[0])
 
 
@@ -245,6 +246,67 @@ def taught_figures() -> None:
     taught = CardRecognizer(build_model(singles, variants=TAUGHT_VARIANTS))
     result = tally(deal_shots(), taught.recognize)
     print(f"cards: deals, taught from the single photos: {result.line(taught.sure_level)}")
+
+
+#: The reader's stages, in the order a frame passes them, and the functions (as
+#: :mod:`vision.cards` calls them) whose process time each stage is charged.
+STAGES = (
+    ("colour and light", "balance"),
+    ("card outlines", "find_card_outlines"),
+    ("index candidates", "first_look"),
+    ("index candidates (closer look)", "closer_look"),
+)
+
+
+def stage_times(recognizer: CardRecognizer, frame: np.ndarray, repeats: int) -> dict[str, float]:
+    """Median process time (ms) per stage of :meth:`CardRecognizer.recognize` on ``frame``:
+    each stage's functions are wrapped with a timer for the measurement; the glyph reads
+    are the model's :meth:`~vision.glyphs.GlyphModel.read`, and "one read per card" is
+    the rest (merging, outlines matched, one-deck rule, pip and back checks)."""
+    import vision.cards as cards_module
+
+    spent: dict[str, float] = {}
+
+    def timed(stage: str, function: Callable[..., object]) -> Callable[..., object]:
+        def wrapper(*args: object, **options: object) -> object:
+            start = time.process_time()
+            try:
+                return function(*args, **options)
+            finally:
+                spent[stage] = spent.get(stage, 0.0) + time.process_time() - start
+
+        return wrapper
+
+    originals = {name: getattr(cards_module, name) for _, name in STAGES}
+    read = GlyphModel.read
+    runs: list[dict[str, float]] = []
+    try:
+        for stage, name in STAGES:
+            setattr(cards_module, name, timed(stage, originals[name]))
+        GlyphModel.read = timed("glyph reads", read)  # type: ignore[method-assign,assignment]
+        for _ in range(repeats):
+            spent.clear()
+            start = time.process_time()
+            recognizer.recognize(frame)
+            total = time.process_time() - start
+            runs.append({**spent, "one read per card": total - sum(spent.values())})
+    finally:
+        for name, function in originals.items():
+            setattr(cards_module, name, function)
+        GlyphModel.read = read  # type: ignore[method-assign]
+    return {
+        stage: 1000 * float(np.median([run.get(stage, 0.0) for run in runs])) for stage in runs[0]
+    }
+
+
+def stage_figures(recognizer: CardRecognizer, frames: Sequence[np.ndarray]) -> None:
+    """Print the time of each stage on each frame."""
+    for number, frame in enumerate(frames, start=1):
+        times = stage_times(recognizer, frame, 5)
+        print(
+            f"cards: stages, frame {number}: "
+            + ", ".join(f"{stage} {ms:.1f} ms" for stage, ms in times.items())
+        )
 
 
 def tracking_figures(recognizer: CardRecognizer, frame: np.ndarray) -> None:

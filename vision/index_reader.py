@@ -191,7 +191,7 @@ def find_ink_blobs(
         frame_bgr = frame_bgr[oy : oy + rh, ox : ox + rw]
     darkest = darkest_channel(frame_bgr)
     level = card_white_level(darkest) if white_level is None else white_level
-    white = (darkest > white_threshold(frame_bgr, darkest, level)).astype(np.uint8)
+    white = cv2.compare(darkest, white_threshold(frame_bgr, darkest, level), cv2.CMP_GT) // 255
     ink = cv2.adaptiveThreshold(
         darkest, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, INK_CONTRAST
     )

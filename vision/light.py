@@ -30,7 +30,7 @@ GAIN_RANGE = (0.5, 2.5)
 #: Gains this close to 1 are left alone (no work for a camera that is balanced already).
 GAIN_TOLERANCE = 0.12
 #: Pixels sampled every this many pixels each way.
-SAMPLE_STEP = 4
+SAMPLE_STEP = 6
 
 
 def white_gains(frame_bgr: np.ndarray) -> tuple[float, float, float]:
@@ -115,5 +115,5 @@ def white_threshold(frame_bgr: np.ndarray, darkest: np.ndarray, level: float) ->
     strongest = strongest.astype(np.float32)
     grey = brightest >= NEUTRAL * np.maximum(strongest, 1.0)
     local = np.where(grey, brightest * LOCAL_WHITE, level)
-    local = np.clip(local, SHADE_FLOOR * level, level).astype(np.float32)
+    local = np.clip(local, SHADE_FLOOR * level, level).astype(np.uint8)
     return np.asarray(cv2.resize(local, (width, height), interpolation=cv2.INTER_LINEAR))
