@@ -81,7 +81,7 @@ SHADE_WINDOW = 37
 SHADE_FLOOR = 0.4
 #: Only where that brightest spot is grey (its darkest channel at least this share of its
 #: brightest): shadowed white is, cork, wood and felt are not.
-NEUTRAL = 0.7
+NEUTRAL = 0.8
 #: The local level is measured at 1/``SHADE_STEP`` size.
 SHADE_STEP = 4
 
