@@ -74,7 +74,10 @@ JOKER_BLUR = 1.5
 JOKER = "JK"
 #: An index centre lies this far along the way from a card's corner to its centre.
 INDEX_ALONG_DIAGONAL = 0.22
-#: Frames with a longer side than this are read downscaled to it.
+#: Camera frames up to this longer side (1080p) are read as they are (a camera that sees
+#: the whole table gives index glyphs of only 7-9 px); larger photos are read downscaled
+#: to ``MAX_SIDE``.
+CAMERA_SIDE = 1920
 MAX_SIDE = 1600
 #: A photo where nothing is found is read again this much smaller, down to this shorter side.
 RETRY_STEP = 0.7
@@ -177,14 +180,14 @@ class CardRecognizer:
     def recognize(self, frame_bgr: np.ndarray) -> list[CardObservation]:
         """One observation per physical card whose index can be read, and per whole joker.
 
-        Frames larger than ``MAX_SIDE`` (phone photos) are read at a reduced size:
+        Frames larger than ``CAMERA_SIDE`` (phone photos) are read at ``MAX_SIDE``:
         a close-up's glyphs can be too large for the ink window, so the photo is
         read again at a size that makes them about ``GOOD_GLYPH`` pixels, or
         smaller (see ``RETRY_STEP``) while nothing is found. Positions are always in
         the frame's own pixels. The frame is white-balanced first (:mod:`vision.light`).
         """
         frame_bgr = balance(frame_bgr)
-        if max(frame_bgr.shape[:2]) <= MAX_SIDE:
+        if max(frame_bgr.shape[:2]) <= CAMERA_SIDE:
             return self.recognize_at_scale(frame_bgr)
         factor = MAX_SIDE / max(frame_bgr.shape[:2])
         while True:
