@@ -161,9 +161,7 @@ class CardRecognizer:
         if spots:
             kept, fresh = closer_look(frame_bgr, readable, spots, white_level)
             replaced = {id(c) for c, keep in zip(readable, kept, strict=True) if not keep}
-            looked_again = [r for r in reads if id(r.candidate) in replaced]
-            reads = [r for r in reads if id(r.candidate) not in replaced]
-            reads += surer_of_two(looked_again, self.confident_reads(fresh))
+            reads = surer_of_two(reads, self.confident_reads(fresh), replaced)
         reads = exclusive_reads(reads)
         tiny = dwarfed([r.candidate for r in reads], reads)
         return [r for r, fragment in zip(reads, tiny, strict=True) if not fragment]
@@ -282,25 +280,36 @@ def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:
     return spots
 
 
-def surer_of_two(first: Sequence[IndexRead], closer: Sequence[IndexRead]) -> list[IndexRead]:
-    """Reads of small glyphs from the frame's own size (``first``) and from the enlarged
-    closer look (``closer``): where both read an index at one place the more confident
-    stays (the first look on a tie: enlarging does not add detail, and a wide spade
-    whose thin stem parts from it when enlarged reads as a club); the rest all stay."""
-    kept = list(closer)
+def surer_of_two(
+    first: Sequence[IndexRead], closer: Sequence[IndexRead], replaced: set[int]
+) -> list[IndexRead]:
+    """Reads from the frame's own size (``first``; ``replaced``: ids of the candidates the
+    closer look stands in for) and from the enlarged closer look (``closer``). Where both
+    read an index at one place the more confident stays, the frame's own read on a tie:
+    enlarging adds no detail, and a wide spade whose thin stem parts from it when enlarged
+    reads as a club. A replaced read that no closer read matches is dropped."""
+
+    def same_place(one: IndexRead, other: IndexRead) -> bool:
+        gap = float(np.hypot(*np.subtract(one.candidate.center, other.candidate.center)))
+        return gap <= SAME_PLACE * one.candidate.glyph_size
+
+    kept_closer = [
+        read
+        for read in closer
+        if not any(
+            same_place(own, read) and own.reading.confidence >= read.reading.confidence
+            for own in first
+        )
+    ]
+    kept_first = []
     for read in first:
-        rivals = [
-            other
-            for other in closer
-            if float(np.hypot(*np.subtract(read.candidate.center, other.candidate.center)))
-            <= SAME_PLACE * read.candidate.glyph_size
-        ]
-        if not rivals:
+        rivals = [other for other in closer if same_place(read, other)]
+        if any(other.reading.confidence > read.reading.confidence for other in rivals):
             continue
-        if all(read.reading.confidence >= other.reading.confidence for other in rivals):
-            kept = [other for other in kept if all(other is not rival for rival in rivals)]
-            kept.append(read)
-    return kept
+        if id(read.candidate) in replaced and not rivals:
+            continue
+        kept_first.append(read)
+    return kept_first + kept_closer
 
 
 def unread_corners(spots: Sequence[Spot], reads: Sequence[IndexRead]) -> list[Spot]:
