@@ -17,7 +17,12 @@ import numpy as np
 from companion.cardmath.catalogue import builtin
 from vision.outline import find_card_outlines
 from vision.profile import DeckProfile, ProfileRecognizer
-from vision.synthetic import ExpressionCard, FaceLibrary, SceneBuilder, render_expression_card
+from vision.scenes.synthetic import (
+    ExpressionCard,
+    FaceLibrary,
+    SceneBuilder,
+    render_expression_card,
+)
 from vision.teach import face_from_image
 
 SCENES = 40

@@ -76,3 +76,23 @@ class IllegalMove(CompanionError, ValueError):
 
 class DeviceError(CompanionError):
     """A camera, GPIO pin or other device that is missing or failed."""
+
+
+class MalformedMove(CompanionError, ValueError):
+    """An event whose data is not the shape of its move (a missing field, a wrong type).
+
+    Distinct from :class:`IllegalMove`, a well-formed move the rules forbid.
+    """
+
+
+class ObservationError(CompanionError, ValueError):
+    """A malformed observation (a recorded-game line, a sighting, a press or a tap).
+
+    >>> str(ObservationError("'t' must be a number", where="game.jsonl:4"))
+    "game.jsonl:4: 't' must be a number"
+    """
+
+    def __init__(self, message: str, *, where: str = "") -> None:
+        self.message = message
+        self.where = where
+        super().__init__(f"{where}: {message}" if where else message)

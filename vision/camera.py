@@ -52,6 +52,8 @@ Sleep = Callable[[float], None]
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
 VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm", ".mjpeg", ".mjpg"})
 DEFAULT_SIZE = (640, 480)
+#: The picamera2 controls that automatic exposure and white balance set, locked for a game.
+LOCKED_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains")
 
 
 class EndOfReplay(DeviceError):
@@ -70,6 +72,12 @@ class Camera(Closing):
     @abstractmethod
     def close(self) -> None:
         """Release the device (safe to call twice)."""
+
+    def lock_exposure(self) -> dict[str, object]:
+        """Fix exposure and white balance at what the camera's automatic control settled on,
+        so the picture does not drift during a game; returns the locked settings. Sources
+        without automatic control (replays, OpenCV cameras here) have none to lock: ``{}``."""
+        return {}
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.description}>"
@@ -143,6 +151,19 @@ class Picamera2Camera(Camera):
                 f"{self.description} stopped delivering frames ({_one_line(error)})"
             ) from None
         return as_bgr(frame)
+
+    def lock_exposure(self) -> dict[str, object]:
+        """Turn automatic exposure and white balance off at the values they settled on
+        (picamera2's frame metadata: ExposureTime, AnalogueGain, ColourGains)."""
+        try:
+            metadata = self._camera.capture_metadata()
+            locked = {name: metadata[name] for name in LOCKED_CONTROLS}
+            self._camera.set_controls({"AeEnable": False, "AwbEnable": False, **locked})
+        except Exception as error:
+            raise DeviceError(
+                f"{self.description}: cannot lock exposure ({_one_line(error)})"
+            ) from None
+        return locked
 
     def close(self) -> None:
         """Stop and release the camera; a camera already gone cannot refuse."""
@@ -456,4 +477,3 @@ class CameraFeed(Closing):
         if self._camera is not None:
             self._camera.close()
             self._camera = None
-

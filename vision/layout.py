@@ -11,8 +11,8 @@ calibration, saves and loads them as TOML, and puts each observation in a zone::
 
 Zones are tried in file order and the first that contains the point wins, so a small
 zone (the trick area) listed before a large one (a player's area) takes precedence.
-Default layouts for each game come from :func:`players_layout`, :func:`medley_layout`
-and :func:`solitaire_layout`.
+Default layouts for each game come from :func:`players_layout`, :func:`solo_layout`,
+:func:`medley_layout` and :func:`solitaire_layout`.
 
 >>> layout = medley_layout()
 >>> layout.zone_at((10.0, 10.0)) is None
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Protocol, TypeVar
@@ -34,6 +34,7 @@ import msgspec
 import numpy as np
 
 from companion.config import parse_toml, read_toml_text
+from companion.engine.seats import seat_zone
 from companion.errors import LocatedError
 from companion.schema import convert, line_of
 
@@ -189,9 +190,11 @@ def _homography(image: list[Point], table: list[Point]) -> tuple[tuple[float, fl
         raise LayoutError("calibration points do not span the table (three or more in a line?)")
     normalised = vt[-1].reshape(3, 3)
     matrix = np.linalg.inv(target_norm) @ normalised @ source_norm
-    if abs(matrix[2, 2]) < 1e-12 or abs(np.linalg.det(matrix)) < 1e-12 * abs(matrix[2, 2]) ** 3:
+    matrix /= np.linalg.norm(matrix)  # not by the corner entry: it is 0 when the image
+    # origin maps to infinity, a sound homography all the same
+    if abs(np.linalg.det(matrix)) < 1e-12:
         raise LayoutError("calibration points do not span the table (three or more in a line?)")
-    return _as_tuple(matrix / matrix[2, 2])
+    return _as_tuple(matrix)
 
 
 def _normalise(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -397,16 +400,16 @@ def players_layout(
 ) -> TableLayout:
     """A table for 21X or the trick game: centre zones side by side, then one wedge per player.
 
-    ``player-0`` (the first player of the game's start event) sits at the bottom edge,
+    ``seat-1`` (the first player of the game's start event) sits at the bottom edge,
     nearest the screen, and the others follow clockwise as seen from above; each wedge runs
     from the table centre to the table edge, and the centre zones, listed first, take
     precedence over the wedges.
 
     >>> layout = players_layout(3)
     >>> [zone.name for zone in layout.zones]
-    ['deck', 'trick', 'player-0', 'player-1', 'player-2']
+    ['deck', 'trick', 'seat-1', 'seat-2', 'seat-3']
     >>> layout.zone_at((450.0, 590.0)), layout.zone_at((480.0, 300.0))
-    ('player-0', 'trick')
+    ('seat-1', 'trick')
     """
     if not 1 <= players <= 8:
         raise LayoutError(f"a players layout is for 1 to 8 players, not {players}")
@@ -429,7 +432,7 @@ def players_layout(
         middle = math.pi / 2 + index * step  # y grows downwards: pi/2 is the bottom edge
         zones.append(
             Zone(
-                f"player-{index}",
+                seat_zone(index + 1),
                 _wedge(width, height, middle - step / 2, middle + step / 2),
                 "player",
             )
@@ -532,6 +535,30 @@ def solitaire_layout(
     return TableLayout("solitaire", width, height, tuple(zones))
 
 
+def solo_layout(*, width: float = 700.0, height: float = 500.0, gap: float = 15.0) -> TableLayout:
+    """21X single player: the ``deck`` and the ``discard`` pile along the top, the player's
+    ``hand`` (room for a fan of six cards) below them, and the ``score`` area, where scored
+    hands are set aside, at the right (the zones of :mod:`companion.games.x21_solo.translator`).
+
+    >>> layout = solo_layout()
+    >>> [zone.name for zone in layout.zones]
+    ['deck', 'discard', 'hand', 'score']
+    >>> layout.zone_at((200.0, 400.0)), layout.zone_at((620.0, 250.0))
+    ('hand', 'score')
+    """
+    cell_w, cell_h = CARD_WIDTH + gap, CARD_HEIGHT + gap
+    hand_w = width - 2 * cell_w - 3 * gap
+    zones = [
+        Zone.rectangle("deck", gap, gap, cell_w, cell_h, "deck"),
+        Zone.rectangle("discard", 2 * gap + cell_w, gap, cell_w, cell_h, "discard"),
+        Zone.rectangle("hand", gap, 2 * gap + cell_h, hand_w, height - 3 * gap - cell_h, "hand"),
+        Zone.rectangle("score", width - gap - 1.5 * cell_w, gap, 1.5 * cell_w, height - 2 * gap,
+                       "score"),
+    ]
+    _check_inside(zones, width, height, "21x-solo")
+    return TableLayout("21x-solo", width, height, tuple(zones))
+
+
 def _check_inside(zones: list[Zone], width: float, height: float, name: str) -> None:
     for zone in zones:
         for x, y in zone.polygon:
@@ -542,9 +569,9 @@ def _check_inside(zones: list[Zone], width: float, height: float, name: str) -> 
                 )
 
 
-DEFAULT_LAYOUTS = {
+DEFAULT_LAYOUTS: dict[str, Callable[[], TableLayout]] = {
     "21x": lambda: players_layout(4, centre=("deck", "discard"), name="21x"),
-    "21x-solo": lambda: players_layout(1, centre=("deck", "discard"), name="21x-solo"),
+    "21x-solo": solo_layout,
     "trick": lambda: players_layout(4, centre=("stock", "trick"), name="trick"),
     "solitaire": solitaire_layout,
     "medley": medley_layout,

@@ -15,6 +15,9 @@ class CardObservation:
     ``card`` is a standard name (``Kd``, ``10h``, ``JK``) or, for a taught deck, the
     catalogue id. ``center`` is the centre of the card's visible part, ``index`` the
     centre of the corner index that was read, ``corners`` the card outline when known.
+    ``unsure`` marks a read the referee should not act on without a look: its confidence
+    is under the recogniser's sure level, or with one deck on the table its name was also
+    read, more convincingly, somewhere else (the table loop turns it into an attention item).
     """
 
     card: str
@@ -23,6 +26,7 @@ class CardObservation:
     confidence: float
     corners: tuple[tuple[float, float], ...] = field(default=())
     zone: str | None = None
+    unsure: bool = False
 
     def in_zone(self, zone: str | None) -> CardObservation:
         """The same observation assigned to ``zone``."""
@@ -36,6 +40,7 @@ class CardObservation:
             "index": [round(self.index[0], 1), round(self.index[1], 1)],
             "confidence": round(self.confidence, 3),
             **({"zone": self.zone} if self.zone else {}),
+            **({"unsure": True} if self.unsure else {}),
         }
 
 

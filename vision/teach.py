@@ -8,7 +8,7 @@ has been taken away or moved, so a card left lying is never taught twice. The re
 :class:`~vision.profile.DeckProfile`. :func:`teach_from_images` does the same from
 one photo (or scan) per card, named after the card.
 
->>> from vision.synthetic import ExpressionCard, SceneBuilder, render_expression_card
+>>> from vision.scenes.synthetic import ExpressionCard, SceneBuilder, render_expression_card
 >>> card = render_expression_card(ExpressionCard("6x", "6X"))
 >>> builder = SceneBuilder(seed=1)
 >>> scene = builder.build([card], height_cm=45.0, rotation=0.0, glare=False)

@@ -24,11 +24,15 @@ COMMAND_MODULES = (
     "companion.cli.cards",
     "companion.cli.demo",
     "companion.cli.referee",
+    "companion.cli.play",
     "companion.cli.store",
     "hardware.cli",
     "vision.teach_cli",
     "vision.dice_cli",
+    "vision.camera_cli",
     "vision.cards_cli",
+    "ui.doctor",
+    "ui.cli",
 )
 
 USAGE_ERROR = 2

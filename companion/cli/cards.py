@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from companion.cardmath.hand import HandResult, HandRules
     from companion.cardmath.solver import Assignment, Solution
 
-TIMES = "\N{MULTIPLICATION SIGN}"
 VERDICTS = {
     "twentyone": "21! Call 21 and win the game.",
     "bust": "Bust!",
@@ -128,21 +127,16 @@ def working(
     cards: Sequence[Card], x: Fraction, y: Fraction | None, v: int, result: HandResult
 ) -> list[str]:
     """The rulebook-style working: one line per card, the total and the verdict."""
-    from companion.cardmath.expr import render
-    from companion.games.x21.table import fraction_text
+    from companion.cardmath.working import bindings, card_working, number_text
 
-    substitute = {"X": x, "N": Fraction(len(cards)), "V": Fraction(v)}
-    if y is not None:
-        substitute["Y"] = y
+    substitute = bindings(x, y, len(cards), v)
     lines = []
     for card, value in zip(cards, result.values, strict=True):
         assert card.expression is not None
-        steps = [card.text, render(card.expression, substitute, times=TIMES),
-                 fraction_text(value)]
-        lines.append("  " + " = ".join(dict.fromkeys(steps)))
-    terms = " + ".join(f"({fraction_text(v)})" if v < 0 else fraction_text(v)
+        lines.append("  " + card_working(card.text, card.expression, substitute, value))
+    terms = " + ".join(f"({number_text(v)})" if v < 0 else number_text(v)
                        for v in result.values)
-    lines.append(f"Total: {terms} = {fraction_text(result.total)}")
+    lines.append(f"Total: {terms} = {number_text(result.total)}")
     verdict = VERDICTS[result.status.value]
     if result.total == 20:
         verdict = "Bust! A total of exactly 20 is bust."

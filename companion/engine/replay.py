@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.events import Event
-from companion.errors import IllegalMove, LogError
+from companion.errors import IllegalMove, LogError, MalformedMove
 from companion.games.base import GameRules
 from companion.games.registry import rules_for
 from companion.jsonlines import read_log_text
@@ -118,15 +118,27 @@ def replay(events: Sequence[Event]) -> Replayed:
     effective = effective_events(events)
     try:
         state = rules.start(effective[0])
-    except IllegalMove as error:
+    except (IllegalMove, MalformedMove) as error:
         raise ReplayError(f"event {events[0].seq} (start): {error}", seq=events[0].seq) from None
     for event in effective[1:]:
         try:
-            state = rules.apply(state, event)
-        except IllegalMove as error:
+            state = rules.apply(catch_up(rules, state, event), event)
+        except (IllegalMove, MalformedMove) as error:
             message = f"event {event.seq} ({event.kind}): {error}"
             raise ReplayError(message, seq=event.seq) from None
     return Replayed(rules=rules, state=state, events=tuple(events))
+
+
+def catch_up(rules: GameRules[Any], state: Any, event: Event) -> Any:
+    """``state`` with every timer event due before ``event`` applied, as the live referee
+    logs them before any later event: a log that lacks an expiry (merged, hand-written,
+    imported) is judged as if it were there. A logged timer event is not applied twice."""
+    while due := rules.due(state, event.t):
+        first = due[0]
+        if first.kind == event.kind and first.t == event.t and first.data == event.data:
+            return state
+        state = rules.apply(state, first)
+    return state
 
 
 def read_jsonl(path: str | os.PathLike[str]) -> list[Event]:
@@ -164,7 +176,7 @@ def replay_file(path: str | os.PathLike[str]) -> Replayed:
     except ReplayError as error:
         line = {event.seq: number for number, event in numbered}.get(error.seq)
         raise LogError(str(error), path=str(path), line=line) from None
-    except IllegalMove as error:
+    except (IllegalMove, MalformedMove) as error:
         raise LogError(str(error), path=str(path)) from None
 
 

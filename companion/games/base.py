@@ -24,7 +24,9 @@ from collections.abc import Collection, Mapping
 from typing import Any, Protocol, TypeVar
 
 from companion.engine.events import Event
+from companion.engine.view import GameView
 from companion.errors import IllegalMove
+from companion.games.moves import PossibleMoves
 from companion.playing_cards import PlayingCard, UnknownCard
 
 State = TypeVar("State")
@@ -50,6 +52,14 @@ class GameRules(Protocol[State]):
 
     def summary(self, state: State) -> dict[str, Any]:
         """JSON-ready outcome: at least game, winners, eliminated, points and over."""
+        ...
+
+    def view(self, state: State) -> GameView:
+        """What a screen shows: phase, who is expected to do what, seats, timers, outcome."""
+        ...
+
+    def moves(self, state: State) -> PossibleMoves:
+        """The moves open now, per player, and what hidden cards make unknowable."""
         ...
 
 

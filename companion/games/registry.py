@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.errors import IllegalMove
 from companion.games.base import GameRules
+from companion.games.translate import Translator
 
 GAMES = {
     "21x": "companion.games.x21.rules",
@@ -34,3 +35,11 @@ def rules_for(name: str) -> GameRules[Any]:
         raise IllegalMove(f"unknown game {name!r} (known: {known})")
     rules: GameRules[Any] = importlib.import_module(module).RULES
     return rules
+
+
+def translator_for(name: str) -> Translator[Any]:
+    """The table translator of game ``name`` (``TRANSLATOR`` in its ``translator`` module)."""
+    rules_for(name)
+    package = GAMES[name].rsplit(".", 1)[0]
+    translator: Translator[Any] = importlib.import_module(f"{package}.translator").TRANSLATOR
+    return translator

@@ -7,7 +7,10 @@ Each input must be answered with exit 0, or exit 2 and one line on stderr, in ti
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,14 +18,20 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from companion.cli import build_parser
 from tests.cli.fuzzing import clean, command_names, option_strings
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = sorted((ROOT / "docs" / "logs").glob("*.jsonl"))
 LOG_LINES = [log.read_text(encoding="utf-8").splitlines() for log in LOGS]
+RECORDINGS = sorted((ROOT / "docs" / "observations").glob("*.jsonl"))
+RECORDING_LINES = [path.read_text(encoding="utf-8").splitlines() for path in RECORDINGS]
+LOG_KEYS = ["x", "y", "player", "card", "total", "target", "seq", "t"]
+RECORDING_KEYS = ["t", "type", "kind", "card", "zone", "seat", "value", "action", "item",
+                  "choice", "late_ms", "unsure", "players", "game"]
 
 
 def fuzz(examples: int) -> settings:
@@ -81,10 +90,16 @@ json_values = st.recursive(
     max_leaves=6)
 
 
-@st.composite
-def mutated_log(draw: st.DrawFn) -> str:
+def mutated_log() -> st.SearchStrategy[str]:
     """An example game log with a few lines mutated, dropped, repeated or cut."""
-    lines = list(draw(st.sampled_from(LOG_LINES)))
+    return mutated_lines(LOG_LINES, LOG_KEYS)
+
+
+@st.composite
+def mutated_lines(draw: st.DrawFn, sources: list[list[str]], keys: list[str]) -> str:
+    """One of ``sources`` (JSON lines) with a few lines mutated (a key of ``keys`` or of
+    the line set to any JSON value), dropped, repeated or cut."""
+    lines = list(draw(st.sampled_from(sources)))
     for _ in range(draw(st.integers(1, 3))):
         if not lines:
             break
@@ -98,8 +113,7 @@ def mutated_log(draw: st.DrawFn) -> str:
             target = event if how == "field" else event.setdefault("data", {})
             if not isinstance(target, dict):
                 continue
-            keys = [*target, "x", "y", "player", "card", "total", "target", "seq", "t"]
-            target[draw(st.sampled_from(keys))] = draw(json_values)
+            target[draw(st.sampled_from([*target, *keys]))] = draw(json_values)
             lines[index] = json.dumps(event)
         elif how == "drop":
             del lines[index]
@@ -115,7 +129,14 @@ def mutated_log(draw: st.DrawFn) -> str:
 # ------------------------------------------------------------------ the commands
 
 FUZZED = {"check", "solve", "demo", "replay", "scores", "import", "recover", "recognize",
-          "dice", "camera", "teach", "decks", "hw-test"}
+          "dice", "camera", "teach", "decks", "hw-test", "play", "doctor", "run", "snapshot"}
+WINDOWED = {"run", "snapshot"}
+"""Commands that open the app's window once their arguments are accepted: fuzzed up to that
+point in this process (the UI tests own its one Kivy window), and in subprocesses below."""
+
+
+PROBLEMS_FOUND = (0, 1, 2)
+"""``companion doctor`` exits 1 when it found something to fix."""
 
 
 def test_every_command_is_fuzzed() -> None:
@@ -155,6 +176,25 @@ def test_replay_answers_any_damaged_log(isolated: Path, text: str, json_out: boo
     log = isolated / "game.jsonl"
     log.write_text(text, encoding="utf-8", errors="surrogatepass")
     clean(["replay", str(log), *(["--json"] if json_out else [])])
+
+
+@fuzz(300)
+@given(text=mutated_lines(RECORDING_LINES, RECORDING_KEYS), json_out=st.booleans())
+def test_play_answers_any_damaged_recording(isolated: Path, text: str, json_out: bool) -> None:
+    recording = isolated / "game.jsonl"
+    recording.write_text(text, encoding="utf-8", errors="surrogatepass")
+    clean(["play", "--observations", str(recording), *(["--json"] if json_out else [])])
+
+
+@fuzz(40)
+@given(config=st.text(max_size=60), camera=st.sampled_from(["none", "nope", "/dev/null", "7"]),
+       json_out=st.booleans())
+def test_doctor_answers_any_config(isolated: Path, config: str, camera: str,
+                                   json_out: bool) -> None:
+    path = isolated / "config.toml"
+    path.write_text(config, encoding="utf-8", errors="surrogatepass")
+    clean(["doctor", "--config", str(path), "--camera", camera,
+           *(["--json"] if json_out else [])], allowed=PROBLEMS_FOUND)
 
 
 @fuzz(120)
@@ -240,8 +280,41 @@ def test_hw_test_answers_any_config(isolated: Path, pin: object, timeout: str) -
 @given(data=st.data(), command=st.sampled_from(sorted(FUZZED - {"hw-test", "teach", "camera"})))
 def test_any_arguments_get_a_one_line_answer(data: st.DataObject, command: str) -> None:
     flags = option_strings()[command]
-    words = data.draw(st.lists(st.one_of(st.sampled_from(flags), numbers, cards), max_size=5))
-    clean([command, *words])
+    words = data.draw(st.lists(st.one_of(st.sampled_from(flags), numbers, cards,
+                                         st.sampled_from(["home", "table", "21x", "x.png"])),
+                               max_size=5))
+    if command in WINDOWED:
+        assume(not opens_a_window([command, *words]))
+    clean([command, *words], allowed=PROBLEMS_FOUND if command == "doctor" else (0, 2))
+
+
+def opens_a_window(argv: list[str]) -> bool:
+    """True when ``run``/``snapshot`` would accept ``argv`` and open the app's window."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit:
+        return False
+    if args.command == "run":
+        return not (args.exit_when_over and args.demo is None)
+    return (args.out.lower().endswith(".png") and not (args.state and args.game)
+            and not (args.at is not None and args.state is None))
+
+
+@fuzz(4)
+@given(text=mutated_lines(RECORDING_LINES, RECORDING_KEYS))
+def test_snapshot_answers_any_damaged_recording(isolated: Path, text: str) -> None:
+    recording = isolated / "game.jsonl"
+    recording.write_text(text, encoding="utf-8", errors="surrogatepass")
+    done = subprocess.run([sys.executable, "-m", "companion", "snapshot", "table",
+                           str(isolated / "out.png"), "--state", str(recording)],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, "KIVY_HOME": str(isolated / "kivy")})
+    assert done.returncode in (0, 2), done
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done
+    if done.returncode == 2:
+        assert done.stderr.strip().splitlines()[-1].startswith("companion snapshot: "), done
+    else:
+        assert (isolated / "out.png").stat().st_size > 0
 
 
 @fuzz(40)

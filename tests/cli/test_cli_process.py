@@ -82,7 +82,7 @@ def test_version_and_help_describe_every_command() -> None:
         assert help_text.split("\n\n")[1].strip(), f"{command} --help has no description"
 
 
-@pytest.mark.parametrize("script", [["-m", "benchmarks"], ["-m", "vision.glyphs_training"]])
+@pytest.mark.parametrize("script", [["-m", "benchmarks"], ["-m", "vision.training.glyphs"]])
 def test_helper_scripts_answer_help_and_bad_names(script: list[str], tmp_path: Path) -> None:
     def run(*argv: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, *script, *argv], capture_output=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from companion.engine.events import Event
 from companion.engine.referee import Referee
 from companion.engine.scores import high_scores
 from companion.engine.store import Store
-from companion.errors import IllegalMove
+from companion.errors import IllegalMove, MalformedMove
 from companion.games.solitaire.rules import (
     DECK,
     RULES,
@@ -178,14 +179,16 @@ def test_draw_and_place_in_turn() -> None:
         RULES.apply(state, Event("draw", {"card": "5c"}))
     with pytest.raises(IllegalMove, match="column 7 does not exist"):
         RULES.apply(state, Event("place", {"column": 7}))
-    with pytest.raises(IllegalMove, match="'column', a number"):
+    with pytest.raises(MalformedMove, match="'column' of a 'place' must be a whole number"):
         RULES.apply(state, Event("place", {"column": "left"}))
+    with pytest.raises(MalformedMove, match="a 'draw' needs 'card'"):
+        RULES.apply(replace(state, current=None), Event("draw", {}))
     state = RULES.apply(state, Event("place", {"column": 0}))
     with pytest.raises(IllegalMove, match="4c is not in the stock: it is in column:0"):
         RULES.apply(state, Event("draw", {"card": "4c"}))
     with pytest.raises(IllegalMove, match="unknown card 'Xy'"):
         RULES.apply(state, Event("draw", {"card": "Xy"}))
-    with pytest.raises(IllegalMove, match="unknown solitaire event 'undo'"):
+    with pytest.raises(IllegalMove, match="solitaire has no event kind 'undo'"):
         RULES.apply(state, Event("undo", {}))
 
 

@@ -18,7 +18,7 @@ from companion.engine.events import Event
 from companion.engine.referee import Referee
 from companion.engine.scores import standings
 from companion.engine.store import Store
-from companion.errors import IllegalMove
+from companion.errors import IllegalMove, MalformedMove
 from companion.games.trick.rules import (
     DECK,
     RULES,
@@ -837,3 +837,23 @@ def test_the_example_log_through_the_referee_on_a_real_store(tmp_path: Path) -> 
     table = {s.player: (s.points, s.wins) for s in standings(store, "trick")}
     assert table == {p: (summary["points"][p], int(p in summary["winners"])) for p in table}
     assert set(table) == set(summary["points"])
+
+
+@pytest.mark.parametrize(
+    ("kind", "data", "message"),
+    [
+        ("play", {"player": "anna"}, "a 'play' needs 'cards'"),
+        ("play", {"player": "anna", "cards": "2c"}, "'cards' of a 'play' must be a list"),
+        ("play", {"cards": ["2c"]}, "a 'play' needs 'player'"),
+        ("swapping", {"player": "anna", "open": "yes"}, "must be true or false"),
+        ("swap", {"player": "anna"}, "a 'swap' needs 'count' while hands are hidden"),
+        ("swap", {"player": "anna", "count": 1.5}, "must be a whole number"),
+    ],
+)
+def test_malformed_data_is_its_own_error_not_a_rule_breach(
+        kind: str, data: dict[str, Any], message: str) -> None:
+    state = apply(start(["anna", "ben"], hands="hidden", dealer="ben"), "deal")
+    if kind in ("swap", "play"):
+        state = apply(state, "swapping", player="anna", open=True)
+    with pytest.raises(MalformedMove, match=message):
+        apply(state, kind, **data)

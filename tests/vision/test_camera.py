@@ -180,6 +180,13 @@ class FakePicamera2:
         frame[0, 0] = (1, 2, 3)  # RGB888 is B, G, R in memory
         return frame
 
+    def capture_metadata(self) -> dict[str, Any]:
+        self.calls.append("capture_metadata")
+        return {"ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4), "Lux": 300}
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.calls.append(f"set_controls {sorted(controls.items())}")
+
     def stop(self) -> None:
         self.calls.append("stop")
         if self.fail_capture:
@@ -223,6 +230,21 @@ def test_picamera2_backend_configures_fresh_bgr_frames(fake_picamera2: type[Fake
     assert frame.shape == (240, 320, 3)
     assert frame.dtype == np.uint8
     assert frame[0, 0].tolist() == [1, 2, 3]  # passed through: already OpenCV's order
+
+
+def test_picamera2_locks_what_automatic_exposure_settled_on(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    with open_camera("picamera2") as camera:
+        locked = camera.lock_exposure()
+    assert locked == {"ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.8, 1.4)}
+    controls = {"AeEnable": False, "AwbEnable": False, **locked}
+    assert f"set_controls {sorted(controls.items())}" in fake_picamera2.instances[0].calls
+
+
+def test_replays_have_no_exposure_to_lock(dice_photo: Path) -> None:
+    with open_camera(str(dice_photo)) as camera:
+        assert camera.lock_exposure() == {}
 
 
 def test_picamera2_padding_channel_is_dropped(fake_picamera2: type[FakePicamera2]) -> None:

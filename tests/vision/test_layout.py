@@ -151,7 +151,7 @@ def test_player_wedges_cover_the_table_edge_once(players: int) -> None:
         angle = 2 * math.pi * (step + 0.5) / 72
         point = (450 + 440 * math.cos(angle), 300 + 290 * math.sin(angle))
         assert sum(wedge.contains(point) for wedge in wedges) == 1
-    assert layout.zone_at((450.0, 595.0)) == "player-0"  # the first player at the bottom edge
+    assert layout.zone_at((450.0, 595.0)) == "seat-1"  # the first player at the bottom edge
 
 
 def test_medley_has_its_grid_corners_and_piles() -> None:
@@ -267,6 +267,14 @@ def test_file_errors_name_the_line_and_key(change: tuple[str, str], message: str
 def test_missing_layout_file_is_a_companion_error(tmp_path: Path) -> None:
     with pytest.raises(CompanionError, match=r"nowhere\.toml: no such layout file"):
         TableLayout.load(tmp_path / "nowhere.toml")
+
+
+def test_marks_whose_image_origin_maps_to_infinity_still_calibrate() -> None:
+    corners = [(0.0, 2.0), (0.0, 6.0), (25.0, 0.0), (75.0, 0.0)]
+    table = [(0.0, 0.0), (400.0, 0.0), (400.0, 300.0), (0.0, 300.0)]
+    calibration = Calibration.from_points(corners, table)
+    for corner, expected in zip(corners, table, strict=True):
+        assert calibration.to_table(corner) == pytest.approx(expected, abs=1e-4)
 
 
 HOSTILE_NAMES = ['say "cheese"', "back\\slash", "two\nlines", "tab\there", "zoë ☕ 名前",

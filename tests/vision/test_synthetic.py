@@ -19,7 +19,7 @@ from companion.cardmath.catalogue import builtin
 from companion.playing_cards import UnknownCard
 from vision.imageio import ImageError
 from vision.outline import find_card_outlines
-from vision.synthetic import (
+from vision.scenes.synthetic import (
     CARD_CM,
     ExpressionCard,
     FaceLibrary,
@@ -27,8 +27,9 @@ from vision.synthetic import (
     SceneBuilder,
     camera_homography,
     render_expression_card,
+    render_table_scene,
 )
-from vision.textures import KINDS, TONES, table_texture
+from vision.scenes.textures import KINDS, TONES, table_texture
 
 STANDARD = ["Qh", "7s", "10d", "Ac", "Kc", "3h"]
 
@@ -251,3 +252,16 @@ def test_ground_truth_is_consistent_for_any_scene(
     assert [seen.card for seen in scene.observations()] == [
         card.name for card in scene.cards if card.visible_fraction > 0
     ]
+
+
+def test_render_table_scene_puts_each_card_where_asked(faces: FaceLibrary) -> None:
+    placements = [("Qh", (-12.0, 0.0), 0.0), ("7s", (12.0, 4.0), 180.0)]
+    scene = render_table_scene(placements, faces=faces, height_cm=60.0)
+    homography = camera_homography(scene.image.shape[1::-1], 60.0, 0.0)
+    for (name, centre, turn), card in zip(placements, scene.cards, strict=True):
+        expected = homography @ [centre[0], centre[1], 1.0]
+        middle = np.mean(card.corners, axis=0)
+        assert card.name == name and card.rotation == turn
+        assert np.hypot(*(middle - expected[:2] / expected[2])) < 1.0
+    again = render_table_scene(placements, faces=faces, height_cm=60.0)
+    assert again.image.tobytes() == scene.image.tobytes()

@@ -29,10 +29,10 @@ from vision.profile import (
     taught_decks,
     warp_face,
 )
-from vision.synthetic import CardFace, ExpressionCard, FaceLibrary, SceneBuilder, SceneCamera
-from vision.synthetic import render_expression_card as render
+from vision.scenes.synthetic import CardFace, ExpressionCard, FaceLibrary, SceneBuilder, SceneCamera
+from vision.scenes.synthetic import render_expression_card as render
+from vision.scenes.textures import KINDS, TONES
 from vision.teach import DeckTeacher, Step, face_from_image, file_key, teach_from_images
-from vision.textures import KINDS, TONES
 
 ROOT = Path(__file__).resolve().parents[2]
 

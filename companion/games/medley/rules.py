@@ -47,13 +47,16 @@ from companion.engine.events import Event
 from companion.engine.timers import (
     EXPIRED,
     TIMER_KINDS,
+    WARNING,
     Countdown,
     logged_timer_event,
     refuse_after_time,
 )
+from companion.engine.view import GameView
 from companion.errors import IllegalMove
 from companion.games.base import check_option_keys, event_card, option, solo_start
 from companion.games.medley.claims import resolve_claim
+from companion.games.medley.moves import Claim, Draw, Roll
 from companion.games.medley.solver import (
     Board,
     Combination,
@@ -62,6 +65,7 @@ from companion.games.medley.solver import (
     iter_combinations,
     solve,
 )
+from companion.games.moves import MoveTable, PossibleMoves, TimerMove
 from companion.playing_cards import JOKER, PlayingCard, UnknownCard, standard_deck
 
 CELLS = 9
@@ -254,19 +258,29 @@ class MedleyRules:
         """The state after ``draw``, ``roll``, ``claim`` or a timer event."""
         if state.over:
             raise IllegalMove(f"the game is over ({state.ended}): no {event.kind!r} allowed")
-        if event.kind in TIMER_KINDS:
-            return _timer(state, event)
-        moves = {"draw": _draw, "roll": _roll, "claim": _claim}
-        if event.kind not in moves:
+        if event.kind not in MOVES.kinds:
             raise IllegalMove(f"unknown medley event {event.kind!r}")
-        refuse_after_time(state.countdown, event)
-        return _settle(moves[event.kind](state, event))
+        if event.kind not in TIMER_KINDS:
+            refuse_after_time(state.countdown, event)
+        return _settle(MOVES.apply(state, event))
 
     def due(self, state: MedleyState, now: float) -> list[Event]:
         """The countdown's warnings and expiry due by ``now`` (none once the game is over)."""
         if state.over or state.countdown is None:
             return []
         return state.countdown.due(TIMER, now)
+
+    def view(self, state: MedleyState) -> GameView:
+        """What a screen shows (:mod:`companion.games.medley.view`)."""
+        from companion.games.medley.view import medley_view  # the view reads these rules
+
+        return medley_view(state, self.name)
+
+    def moves(self, state: MedleyState) -> PossibleMoves:
+        """Deals, the roll, every valid combination and the free corner spots."""
+        from companion.games.medley.view import medley_moves
+
+        return medley_moves(state)
 
     def summary(self, state: MedleyState) -> dict[str, Any]:
         """The outcome (``ended``: won, blocked or timeout) and the table at a glance."""
@@ -302,22 +316,25 @@ def _read_deck(deck: Any) -> tuple[str, ...]:
     return cards
 
 
-def _index(event: Event, key: str, size: int) -> int:
+def _index(value: int | None, key: str, size: int) -> int:
     if size == 0:
         raise IllegalMove(f"this game has no {key} spots (option '{key}s' is 0)")
-    value = event.data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
+    if value is None or not 0 <= value < size:
         raise IllegalMove(f"{key!r} must be a number from 0 to {size - 1}, not {value!r}")
     return value
 
 
-def _draw(state: MedleyState, event: Event) -> MedleyState:
-    card = str(event_card(event))
+MOVES: MoveTable[MedleyState] = MoveTable("medley")
+
+
+@MOVES.handles("draw", Draw)
+def _draw(state: MedleyState, move: Draw, t: float) -> MedleyState:
+    card = str(event_card(Event("draw", {"card": move.card})))
     if card not in state.unseen:
         places = [name for name, cards in state.places().items() if card in cards]
         where = f"it is in {places[0]}" if places else "this game's deck has no such card"
         raise IllegalMove(f"{card} is not in the draw pile: {where}")
-    if "cell" in event.data and "corner" in event.data:
+    if move.cell is not None and move.corner is not None:
         raise IllegalMove("a drawn card goes to a 'cell' or a 'corner', not both")
     unseen = list(state.unseen)
     unseen.remove(card)
@@ -327,9 +344,9 @@ def _draw(state: MedleyState, event: Event) -> MedleyState:
         pile_left=state.pile_left - 1,
         reroll=state.reroll or card == JOKER,
     )
-    if "corner" in event.data:
-        return _place_corner(state, drawn, card, _index(event, "corner", len(state.corners)))
-    cell = _index(event, "cell", CELLS)
+    if move.corner is not None:
+        return _place_corner(state, drawn, card, _index(move.corner, "corner", len(state.corners)))
+    cell = _index(move.cell, "cell", CELLS)
     if state.grid[cell] is not None:
         raise IllegalMove(f"cell {cell} holds {state.grid[cell]}: only empty cells are filled")
     grid = list(state.grid)
@@ -353,27 +370,22 @@ def _place_corner(state: MedleyState, drawn: MedleyState, card: str, spot: int) 
     return replace(drawn, corners=tuple(corners))
 
 
-def _roll(state: MedleyState, event: Event) -> MedleyState:
+@MOVES.handles("roll", Roll)
+def _roll(state: MedleyState, move: Roll, t: float) -> MedleyState:
     if not state.reroll:
         raise IllegalMove("the dice are rolled at the start and after a joker only")
-    dice = event.data.get("dice")
-    if (
-        not isinstance(dice, list)
-        or len(dice) != 2
-        or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
-    ):
+    dice = move.dice
+    if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
         raise IllegalMove(f"'roll' needs 'dice', two numbers from 1 to 6, not {dice!r}")
     return replace(state, dice=(dice[0], dice[1]), reroll=False)
 
 
-def _claim(state: MedleyState, event: Event) -> MedleyState:
+@MOVES.handles("claim", Claim)
+def _claim(state: MedleyState, move: Claim, t: float) -> MedleyState:
     if not state.ready or state.target is None:
         raise IllegalMove("claim only with a full grid and the dice rolled")
-    text = event.data.get("expression")
-    if not isinstance(text, str):
-        raise IllegalMove(f"'claim' needs 'expression', the cards as written, not {text!r}")
     found = resolve_claim(
-        text, state.board(), state.extras(), state.target, state.options.combinations
+        move.expression, state.board(), state.extras(), state.target, state.options.combinations
     )
     grid, corners, discard = list(state.grid), list(state.corners), list(state.discard)
     for slot in sorted(found.slots):
@@ -392,9 +404,14 @@ def _claim(state: MedleyState, event: Event) -> MedleyState:
     )
 
 
-def _timer(state: MedleyState, event: Event) -> MedleyState:
-    ended = TIMEOUT if event.kind == EXPIRED else ""
+def _timer(state: MedleyState, move: TimerMove, t: float) -> MedleyState:
+    kind = EXPIRED if move.remaining == 0 else WARNING
+    event = Event(kind, {"timer": move.timer, "remaining": move.remaining}, t)
+    ended = TIMEOUT if kind == EXPIRED else ""
     return replace(state, countdown=logged_timer_event(state.countdown, event), ended=ended)
+
+
+MOVES.add(TIMER_KINDS, TimerMove, _timer)
 
 
 def _settle(state: MedleyState) -> MedleyState:

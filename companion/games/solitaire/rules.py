@@ -9,6 +9,9 @@ that itself) or when the countdown expires. Readings of the text: ``docs/games/s
 
 Options of the ``start`` event: ``columns`` (4), ``time_limit`` in seconds (180; 0 means
 no limit) and ``warnings`` (10: a ``timer_warning`` event each second of the last ten).
+Each event is decoded once into its move (:mod:`.moves`) by ``MOVES``; :mod:`.piles` values
+the piles, :mod:`.view` gives what a screen shows and the moves open, :mod:`.translator` the
+table.
 
 >>> state = RULES.start(Event("start", {"game": "solitaire", "players": ["sol"]}))
 >>> for kind, data in [("draw", {"card": "Kd"}), ("place", {"column": 0}),
@@ -28,53 +31,24 @@ from companion.engine.events import Event
 from companion.engine.timers import (
     EXPIRED,
     TIMER_KINDS,
+    WARNING,
     Countdown,
     logged_timer_event,
     refuse_after_time,
 )
+from companion.engine.view import GameView
 from companion.errors import IllegalMove
-from companion.games.base import check_option_keys, event_card, option, solo_start
-from companion.playing_cards import PlayingCard, standard_deck
+from companion.games.base import check_option_keys, option, solo_start
+from companion.games.moves import MoveTable, NoData, PossibleMoves, TimerMove
+from companion.games.solitaire.moves import PlaceCard, TurnUp
+from companion.games.solitaire.piles import Pile, clear_points, pile_value
+from companion.games.solitaire.view import solitaire_moves, solitaire_view
+from companion.playing_cards import PlayingCard, UnknownCard, standard_deck
 
 DECK = frozenset(standard_deck())
 TIMER = "time"
 OPTION_KEYS = frozenset(("columns", "time_limit", "warnings"))
 BLOCKED, TIMEOUT = "blocked", "timeout"
-
-Pile = tuple[PlayingCard, ...]
-
-
-def pile_value(pile: Pile) -> int:
-    """The pile's value: an ace counts 11 only in a two-card pile with a ten-value card.
-
-    >>> cards = lambda *names: tuple(PlayingCard.parse(n) for n in names)
-    >>> pile_value(cards("As", "Qd")), pile_value(cards("As")), pile_value(cards("10c", "Kh", "Ad"))
-    (21, 1, 21)
-    >>> pile_value(cards("As", "9d"))
-    10
-    """
-    if len(pile) == 2 and any(c.rank == "A" for c in pile) and any(c.is_ten_value for c in pile):
-        return 21
-    return sum(1 if c.rank == "A" else 10 if c.is_ten_value else int(c.rank) for c in pile)
-
-
-def clear_points(pile: Pile) -> int | None:
-    """Points if ``pile`` clears: 51 for ace + ten, 31 for three cards and 21 for four
-    making 21, the pile's value for five cards worth 21 or less; None if it stays.
-
-    >>> cards = lambda *names: tuple(PlayingCard.parse(n) for n in names)
-    >>> clear_points(cards("As", "Jd")), clear_points(cards("7c", "7d", "7h"))
-    (51, 31)
-    >>> clear_points(cards("2c", "3d", "4h", "5s", "Ac")), clear_points(cards("9c", "9d"))
-    (15, None)
-    """
-    value = pile_value(pile)
-    if len(pile) == 5 and value <= 21:
-        return value
-    if value == 21 and 2 <= len(pile) <= 4:
-        return {2: 51, 3: 31, 4: 21}[len(pile)]
-    return None
-
 
 @dataclass(frozen=True)
 class Clear:
@@ -109,6 +83,10 @@ class SolitaireState:
     def accepts(self, column: int, card: PlayingCard) -> bool:
         """True if ``card`` may go on ``column`` (the pile stays at 21 or less)."""
         return pile_value((*self.columns[column], card)) <= 21
+
+    def takers(self, card: PlayingCard) -> tuple[int, ...]:
+        """The columns that take ``card``."""
+        return tuple(c for c in range(len(self.columns)) if self.accepts(c, card))
 
     def places(self) -> dict[str, Pile]:
         """Where every card of the deck is: stock, current, cleared and ``column:<n>``."""
@@ -155,13 +133,9 @@ class SolitaireRules:
         """The state after ``draw``, ``place``, ``reshuffle`` or a timer event."""
         if state.over:
             raise IllegalMove(f"the game is over ({state.ended}): no {event.kind!r} allowed")
-        if event.kind in TIMER_KINDS:
-            return _timer(state, event)
-        moves = {"draw": _draw, "place": _place, "reshuffle": _reshuffle}
-        if event.kind not in moves:
-            raise IllegalMove(f"unknown solitaire event {event.kind!r}")
-        refuse_after_time(state.countdown, event)
-        return moves[event.kind](state, event)
+        if event.kind not in TIMER_KINDS:
+            refuse_after_time(state.countdown, event)
+        return MOVES.apply(state, event)
 
     def due(self, state: SolitaireState, now: float) -> list[Event]:
         """The countdown's warnings and expiry due by ``now`` (none once the game is over)."""
@@ -190,24 +164,53 @@ class SolitaireRules:
             "ends_at": None if state.countdown is None else state.countdown.ends_at,
         }
 
+    def view(self, state: SolitaireState) -> GameView:
+        """What a screen shows (:mod:`companion.games.solitaire.view`)."""
+        return solitaire_view(state, self.name)
 
-def _timer(state: SolitaireState, event: Event) -> SolitaireState:
+    def moves(self, state: SolitaireState) -> PossibleMoves:
+        """The columns that take the turned-up card, the draw or the reshuffle."""
+        return solitaire_moves(state)
+
+
+MOVES: MoveTable[SolitaireState] = MoveTable("solitaire")
+
+
+def _timer(state: SolitaireState, move: TimerMove, t: float) -> SolitaireState:
+    kind = EXPIRED if move.remaining == 0 else WARNING
+    event = Event(kind, {"timer": move.timer, "remaining": move.remaining}, t)
     countdown = logged_timer_event(state.countdown, event)
-    return replace(state, countdown=countdown, ended=TIMEOUT if event.kind == EXPIRED else "")
+    return replace(state, countdown=countdown, ended=TIMEOUT if kind == EXPIRED else "")
 
 
-def _draw(state: SolitaireState, event: Event) -> SolitaireState:
+MOVES.add(TIMER_KINDS, TimerMove, _timer)
+
+
+@MOVES.handles("draw", TurnUp)
+def _draw(state: SolitaireState, move: TurnUp, t: float) -> SolitaireState:
     if state.current is not None:
         raise IllegalMove(f"place the turned-up {state.current} before drawing another card")
     if not state.stock:
         raise IllegalMove("the stock is empty: reshuffle everything not on the board first")
-    card = event_card(event)
+    card = playing_card(move.card)
     if card not in state.stock:
         raise IllegalMove(f"{card} is not in the stock: {_where(state, card)}")
     drawn = replace(state, stock=state.stock - {card}, current=card)
-    if not any(drawn.accepts(c, card) for c in range(len(state.columns))):
+    if not drawn.takers(card):
         return replace(drawn, ended=BLOCKED)
     return drawn
+
+
+def playing_card(name: str) -> PlayingCard:
+    """The playing card ``name`` reads as; ``IllegalMove`` for a name of no card.
+
+    >>> playing_card("Qh")
+    PlayingCard(rank='Q', suit='h')
+    """
+    try:
+        return PlayingCard.parse(name)
+    except UnknownCard as error:
+        raise IllegalMove(str(error)) from None
 
 
 def _where(state: SolitaireState, card: PlayingCard) -> str:
@@ -215,13 +218,11 @@ def _where(state: SolitaireState, card: PlayingCard) -> str:
     return f"it is in {place}"
 
 
-def _place(state: SolitaireState, event: Event) -> SolitaireState:
-    card = state.current
+@MOVES.handles("place", PlaceCard)
+def _place(state: SolitaireState, move: PlaceCard, t: float) -> SolitaireState:
+    card, column = state.current, move.column
     if card is None:
         raise IllegalMove("no card is turned up: draw one first")
-    column = event.data.get("column")
-    if isinstance(column, bool) or not isinstance(column, int):
-        raise IllegalMove(f"'place' needs 'column', a number, not {column!r}")
     if not 0 <= column < len(state.columns):
         raise IllegalMove(
             f"column {column} does not exist: columns are 0 to {len(state.columns) - 1}"
@@ -246,7 +247,8 @@ def _place(state: SolitaireState, event: Event) -> SolitaireState:
     )
 
 
-def _reshuffle(state: SolitaireState, event: Event) -> SolitaireState:
+@MOVES.handles("reshuffle", NoData)
+def _reshuffle(state: SolitaireState, move: NoData, t: float) -> SolitaireState:
     if state.stock or state.current is not None:
         raise IllegalMove(f"reshuffle only when the stock is empty ({len(state.stock)} cards left)")
     on_board = {card for pile in state.columns for card in pile}
@@ -263,12 +265,7 @@ def legal_moves(state: SolitaireState) -> list[Event]:
     if state.over:
         return []
     if state.current is not None:
-        card = state.current
-        return [
-            Event("place", {"column": c})
-            for c in range(len(state.columns))
-            if state.accepts(c, card)
-        ]
+        return [Event("place", {"column": c}) for c in state.takers(state.current)]
     if not state.stock:
         return [Event("reshuffle", {})]
     return [Event("draw", {"card": str(card)}) for card in sorted(state.stock)]

@@ -43,8 +43,11 @@ from itertools import combinations
 from typing import Any
 
 from companion.engine.events import Event
-from companion.errors import IllegalMove
+from companion.engine.view import GameView
+from companion.errors import IllegalMove, MalformedMove
 from companion.games.base import check_option_keys, option, table_players
+from companion.games.moves import MoveTable, PossibleMoves
+from companion.games.trick.moves import Deal, Passed, Played, Reveal, Swap, Swapping
 from companion.playing_cards import RANKS, PlayingCard, UnknownCard, standard_deck
 
 DECK = frozenset(standard_deck())
@@ -291,7 +294,7 @@ def _lowest(hand: Cards, options: TrickOptions) -> Cards:
     return tuple(card for card in hand if strength(card, options) == low)
 
 
-def _wanted(best: Cards, options: TrickOptions) -> str:
+def wanted(best: Cards, options: TrickOptions) -> str:
     """What a player must play against ``best`` if they can, e.g. ``a higher pair``."""
     higher = "higher or equal" if options.must_match else "higher"
     return f"a {higher} {'card' if len(best) == 1 else 'pair'}"
@@ -337,18 +340,29 @@ class TrickRules:
 
     def apply(self, state: TrickState, event: Event) -> TrickState:
         """The state after ``event``: deal, swapping, swap, play, pass or reveal."""
-        if event.kind not in HANDLERS:
+        if event.kind not in PHASES:
             raise IllegalMove(f"unknown trick event {event.kind!r}")
-        phases, handler = HANDLERS[event.kind]
         if state.phase == OVER:
             raise IllegalMove(f"the game is over: no {event.kind!r} allowed")
-        if state.phase not in phases:
-            raise IllegalMove(f"a {event.kind!r} is not allowed now: {_expecting(state)}")
-        return handler(state, event)
+        if state.phase not in PHASES[event.kind]:
+            raise IllegalMove(f"a {event.kind!r} is not allowed now: {expecting_text(state)}")
+        return MOVES.apply(state, event)
 
     def due(self, state: TrickState, now: float) -> list[Event]:
         """The trick game has no timers."""
         return []
+
+    def view(self, state: TrickState) -> GameView:
+        """What a screen shows (:mod:`companion.games.trick.view`)."""
+        from companion.games.trick.view import trick_view  # the view reads these rules
+
+        return trick_view(state, self.name)
+
+    def moves(self, state: TrickState) -> PossibleMoves:
+        """The moves open now; with hidden hands, what is unknowable is said."""
+        from companion.games.trick.view import trick_moves
+
+        return trick_moves(state)
 
     def summary(self, state: TrickState) -> dict[str, Any]:
         """Totals, per-deal results and, once over, the winners (everyone on the top total)."""
@@ -382,7 +396,8 @@ class TrickRules:
         }
 
 
-def _expecting(state: TrickState) -> str:
+def expecting_text(state: TrickState) -> str:
+    """What the referee waits for, in one line (``waiting for ben to play``)."""
     expected = {
         DEAL: "waiting for the deal",
         DECIDE: f"waiting for {state.on_turn} to open or close swapping",
@@ -394,23 +409,35 @@ def _expecting(state: TrickState) -> str:
     return expected[state.phase]
 
 
-def _seat(state: TrickState, event: Event) -> int:
-    """The seat of the event's ``player``."""
-    player = event.data.get("player")
+def _seat(state: TrickState, player: str) -> int:
+    """The seat of ``player``."""
     if player not in state.players:
-        raise IllegalMove(f"{event.kind!r} needs 'player', one of {list(state.players)}")
+        raise IllegalMove(f"{player!r} is not playing: one of {list(state.players)}")
     return state.players.index(player)
 
 
-def _check_turn(state: TrickState, event: Event) -> int:
-    """The seat of the event's player, who must be the one on turn."""
-    seat = _seat(state, event)
+def _check_turn(state: TrickState, player: str) -> int:
+    """The seat of ``player``, who must be the one on turn."""
+    seat = _seat(state, player)
     if seat != state.waiting[0]:
         raise IllegalMove(f"it is {state.on_turn}'s turn, not {state.players[seat]}'s")
     return seat
 
 
-def _deal(state: TrickState, event: Event) -> TrickState:
+MOVES: MoveTable[TrickState] = MoveTable("trick")
+PHASES = {
+    "deal": (DEAL,),
+    "swapping": (DECIDE,),
+    "swap": (SWAP,),
+    "play": (DECIDE, SWAP, PLAY),
+    "pass": (PLAY,),
+    "reveal": (REVEAL,),
+}
+"""Each event kind and the phases that accept it."""
+
+
+@MOVES.handles("deal", Deal)
+def _deal(state: TrickState, move: Deal, t: float) -> TrickState:
     size = state.options.hand_size
     fresh = replace(
         state,
@@ -423,10 +450,10 @@ def _deal(state: TrickState, event: Event) -> TrickState:
         best=-1,
     )
     if state.hands is None:
-        if "hands" in event.data:
+        if move.hands is not None:
             raise IllegalMove("hands are hidden (option 'hands'): a deal names no cards")
     else:
-        fresh = _declared_deal(fresh, event.data.get("hands"))
+        fresh = _declared_deal(fresh, move.hands)
     if state.options.swapping:
         return replace(fresh, phase=DECIDE, waiting=(state.leader,))
     return replace(fresh, phase=PLAY, waiting=(state.leader,))
@@ -448,13 +475,11 @@ def _declared_deal(state: TrickState, hands: Any) -> TrickState:
     )
 
 
-def _decide(state: TrickState, event: Event) -> TrickState:
-    if _seat(state, event) != state.leader:
-        raise IllegalMove(f"it is {state.on_turn}'s turn, not {event.data['player']}'s")
-    is_open = event.data.get("open")
-    if not isinstance(is_open, bool):
-        raise IllegalMove("'swapping' needs 'open': true or false")
-    if not is_open:
+@MOVES.handles("swapping", Swapping)
+def _decide(state: TrickState, move: Swapping, t: float) -> TrickState:
+    if _seat(state, move.player) != state.leader:
+        raise IllegalMove(f"it is {state.on_turn}'s turn, not {move.player}'s")
+    if not move.open:
         return replace(state, phase=PLAY, waiting=(state.leader,))
     seats = len(state.players)
     return replace(
@@ -462,21 +487,24 @@ def _decide(state: TrickState, event: Event) -> TrickState:
     )
 
 
-def _swap(state: TrickState, event: Event) -> TrickState:
+@MOVES.handles("swap", Swap)
+def _swap(state: TrickState, move: Swap, t: float) -> TrickState:
     """One player's trade, in any order while swapping is open; 0 cards declines."""
-    seat = _seat(state, event)
+    seat = _seat(state, move.player)
     name = state.players[seat]
     if seat not in state.waiting:
         raise IllegalMove(f"{name} has already swapped this deal")
     if state.hands is None:
-        if "give" in event.data or "take" in event.data:
+        if move.give is not None or move.take is not None:
             raise IllegalMove("hands are hidden (option 'hands'): a swap gives only 'count'")
-        count = event.data.get("count")
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        count = move.count
+        if count is None:
+            raise MalformedMove("a 'swap' needs 'count' while hands are hidden")
+        if count < 0:
             raise IllegalMove(f"'swap' needs 'count', the number of cards traded, not {count!r}")
         traded = state
     else:
-        count, traded = _declared_swap(state, seat, event)
+        count, traded = _declared_swap(state, seat, move)
     if count > state.counts[seat]:
         raise IllegalMove(f"{name} holds {state.counts[seat]} cards and cannot trade {count}")
     if count > state.stock_count:
@@ -490,13 +518,13 @@ def _swap(state: TrickState, event: Event) -> TrickState:
     )
 
 
-def _declared_swap(state: TrickState, seat: int, event: Event) -> tuple[int, TrickState]:
+def _declared_swap(state: TrickState, seat: int, move: Swap) -> tuple[int, TrickState]:
     """The number of cards traded and the hands, stock and discards after the trade."""
     assert state.hands is not None and state.stock is not None
-    if "count" in event.data:
+    if move.count is not None:
         raise IllegalMove("hands are declared (option 'hands'): a swap names 'give' and 'take'")
-    give = parse_cards(event.data.get("give", []), "'give'")
-    take = parse_cards(event.data.get("take", []), "'take'")
+    give = parse_cards(list(move.give or ()), "'give'")
+    take = parse_cards(list(move.take or ()), "'take'")
     hand = state.hands[seat]
     if len(give) != len(take):
         raise IllegalMove(f"a swap gives as many cards as it takes: {len(give)} for {len(take)}")
@@ -531,13 +559,13 @@ def _classify(state: TrickState, seat: int, cards: Cards) -> str:
             return "beat"
         if level == 0:
             return "match"
-    wanted = f"{_wanted(best, options)} than {' '.join(_names(best))}"
+    needed = f"{wanted(best, options)} than {' '.join(_names(best))}"
     if options.passing:
-        raise IllegalMove(f"play {wanted} or pass")
+        raise IllegalMove(f"play {needed} or pass")
     if state.hands is not None:
         _refuse_fault(state, Claim(seat, best, cards[0], 0))
     if len(cards) != 1:
-        raise IllegalMove(f"{name} did not play {wanted}: a player who cannot dumps one card")
+        raise IllegalMove(f"{name} did not play {needed}: a player who cannot dumps one card")
     return "dump"
 
 
@@ -547,9 +575,9 @@ def _refuse_fault(state: TrickState, claim: Claim) -> None:
     fault = _fault(state.hands[claim.seat], claim, state.options)
     name, best = state.players[claim.seat], " ".join(_names(claim.best))
     if fault and fault[0] == "higher":
-        wanted = _wanted(claim.best, state.options)
+        needed = wanted(claim.best, state.options)
         raise IllegalMove(
-            f"{name} can play {wanted} than {best} ({' '.join(_names(fault[1]))}) and must"
+            f"{name} can play {needed} than {best} ({' '.join(_names(fault[1]))}) and must"
         )
     if fault:
         raise IllegalMove(
@@ -557,23 +585,24 @@ def _refuse_fault(state: TrickState, claim: Claim) -> None:
         )
 
 
-def _play(state: TrickState, event: Event) -> TrickState:
+@MOVES.handles("play", Played)
+def _play(state: TrickState, move: Played, t: float) -> TrickState:
     if state.phase != PLAY:  # the leader's lead closes swapping: the others keep their hands
-        if _seat(state, event) != state.leader:
-            raise IllegalMove(f"a 'play' is not allowed now: {_expecting(state)}")
+        if _seat(state, move.player) != state.leader:
+            raise IllegalMove(f"a 'play' is not allowed now: {expecting_text(state)}")
         state = replace(state, phase=PLAY, waiting=(state.leader,))
-    seat = _check_turn(state, event)
+    seat = _check_turn(state, move.player)
     name = state.players[seat]
-    cards = parse_cards(event.data.get("cards"), "'cards'")
+    cards = parse_cards(list(move.cards), "'cards'")
     if not cards or len(cards) >= state.counts[seat]:
         raise IllegalMove(f"{name} must play 1 card or a pair and keep a last card")
     if state.hands is not None:
         missing = [str(card) for card in cards if card not in state.hands[seat]]
         if missing:
             raise IllegalMove(f"{name} does not hold {', '.join(missing)}")
-    seen = [str(card) for card in cards if card in _seen(state)]
-    if seen:
-        raise IllegalMove(f"{', '.join(seen)} was already played this deal")
+    again = [str(card) for card in cards if card in seen(state)]
+    if again:
+        raise IllegalMove(f"{', '.join(again)} was already played this deal")
     kind = _classify(state, seat, cards)
     played = _put_down(state, seat, cards)
     if kind == "dump":
@@ -583,7 +612,7 @@ def _play(state: TrickState, event: Event) -> TrickState:
     return _next_turn(played, Play(seat, cards, kind))
 
 
-def _seen(state: TrickState) -> set[PlayingCard]:
+def seen(state: TrickState) -> set[PlayingCard]:
     """The cards put face up this deal."""
     return {card for cards in state.played for card in cards}
 
@@ -613,8 +642,9 @@ def _next_turn(state: TrickState, play: Play) -> TrickState:
     return moved if waiting else _end_trick(moved)
 
 
-def _pass(state: TrickState, event: Event) -> TrickState:
-    seat = _check_turn(state, event)
+@MOVES.handles("pass", Passed)
+def _pass(state: TrickState, move: Passed, t: float) -> TrickState:
+    seat = _check_turn(state, move.player)
     if not state.options.passing:
         raise IllegalMove("passing is not allowed: play higher, match, or dump the lowest card")
     if not state.trick:
@@ -641,15 +671,16 @@ def _end_trick(state: TrickState) -> TrickState:
     return replace(cleared, waiting=(leader,))
 
 
-def _reveal(state: TrickState, event: Event) -> TrickState:
+@MOVES.handles("reveal", Reveal)
+def _reveal(state: TrickState, move: Reveal, t: float) -> TrickState:
     """The last cards turned over together: checked against what was seen, then scored."""
-    shown = event.data.get("cards")
-    if not isinstance(shown, dict) or set(shown) != set(state.players):
+    shown = move.cards
+    if set(shown) != set(state.players):
         raise IllegalMove(f"'reveal' needs 'cards': the last card of each of {list(state.players)}")
     last = parse_cards([shown[name] for name in state.players], "'cards'")
-    seen = [str(card) for card in last if card in _seen(state)]
-    if seen:
-        raise IllegalMove(f"{', '.join(seen)} was already played this deal")
+    again = [str(card) for card in last if card in seen(state)]
+    if again:
+        raise IllegalMove(f"{', '.join(again)} was already played this deal")
     return _score_deal(state, last)
 
 
@@ -663,7 +694,7 @@ def _revokes(state: TrickState, last: Cards) -> tuple[str, ...]:
             did = f"dumped {claim.dumped}" if claim.dumped else "passed"
             held = " ".join(_names(fault[1]))
             if fault[0] == "higher":
-                why = f"{held}, {_wanted(claim.best, state.options)}"
+                why = f"{held}, {wanted(claim.best, state.options)}"
             else:
                 why = f"a lower card, {held}"
             best = " ".join(_names(claim.best))
@@ -689,16 +720,6 @@ def _score_deal(state: TrickState, last: Cards) -> TrickState:
         waiting=(),
     )
 
-
-HANDLERS = {
-    "deal": ((DEAL,), _deal),
-    "swapping": ((DECIDE,), _decide),
-    "swap": ((SWAP,), _swap),
-    "play": ((DECIDE, SWAP, PLAY), _play),
-    "pass": ((PLAY,), _pass),
-    "reveal": ((REVEAL,), _reveal),
-}
-"""Each event kind: the phases that accept it and the function that applies it."""
 
 
 def legal_moves(state: TrickState) -> list[Event]:

@@ -51,8 +51,11 @@ from typing import Any
 from companion.cardmath.hand import Status, status_of
 from companion.engine.events import Event
 from companion.engine.timers import EXPIRED, WARNING, Countdown
+from companion.engine.view import GameView
 from companion.errors import IllegalMove
 from companion.games.base import option, table_players
+from companion.games.moves import MoveTable, NoData, PossibleMoves, TimerMove
+from companion.games.x21.moves import Call, Seated, Stated, Take
 from companion.games.x21.table import (
     Cards,
     Claim,
@@ -60,6 +63,7 @@ from companion.games.x21.table import (
     read_setup,
     take_from_deck,
 )
+from companion.games.x21.view import x21_moves, x21_view
 
 STAND_TIMER = "stand"
 LAST_PLAYER_READINGS = ("plays_on", "wins")
@@ -136,12 +140,9 @@ class X21Rules:
     def apply(self, state: X21State, event: Event) -> X21State:
         if state.phase == "over":
             raise IllegalMove("the game is over")
-        handler = _HANDLERS.get(event.kind)
-        if handler is None:
-            if event.kind in ("discard", "mulligan"):
-                raise IllegalMove("in 21X no cards can be got rid of: a drawn card is kept")
-            raise IllegalMove(f"21x has no event kind {event.kind!r}")
-        return handler(replace(state, t=event.t), event)
+        if event.kind in ("discard", "mulligan"):
+            raise IllegalMove("in 21X no cards can be got rid of: a drawn card is kept")
+        return MOVES.apply(replace(state, t=event.t), event)
 
     def due(self, state: X21State, now: float) -> list[Event]:
         if state.timer is None or state.phase != "playing" or state.calling is not None:
@@ -171,19 +172,23 @@ class X21Rules:
             "timer_ends_at": None if state.timer is None else state.timer.ends_at,
         }
 
+    def view(self, state: X21State) -> GameView:
+        return x21_view(state, self.name)
 
-def _player(state: X21State, event: Event) -> str:
-    player = event.data.get("player")
+    def moves(self, state: X21State) -> PossibleMoves:
+        return x21_moves(state)
+
+
+def _player(state: X21State, player: str) -> str:
     if player not in state.players:
         raise IllegalMove(f"{player!r} is not playing")
-    assert isinstance(player, str)
     if player in state.eliminated:
         raise IllegalMove(f"{player} has been eliminated")
     return player
 
 
-def _playing(state: X21State, event: Event) -> str:
-    player = _player(state, event)
+def _playing(state: X21State, player: str) -> str:
+    _player(state, player)
     if state.phase == "dealing":
         raise IllegalMove("play starts once every player has been dealt 2 cards")
     if state.phase != "playing":
@@ -195,78 +200,88 @@ def _playing(state: X21State, event: Event) -> str:
     return player
 
 
-def _deal(state: X21State, event: Event) -> X21State:
-    player = _player(state, event)
+MOVES: MoveTable[X21State] = MoveTable("21x")
+
+
+@MOVES.handles("deal", Take)
+def _deal(state: X21State, move: Take, t: float) -> X21State:
+    player = _player(state, move.player)
     if state.phase != "dealing" or len(state.hands[player]) >= 2:
         raise IllegalMove(f"{player} has been dealt 2 cards already: draw instead")
-    state = _take(state, player, event)
+    state = _take(state, player, move.card)
     dealt = all(len(hand) == 2 for hand in state.hands.values())
     return replace(state, phase="playing") if dealt else state
 
 
-def _draw(state: X21State, event: Event) -> X21State:
-    player = _playing(state, event)
+@MOVES.handles("draw", Take)
+def _draw(state: X21State, move: Take, t: float) -> X21State:
+    player = _playing(state, move.player)
     if state.calling is not None:
         raise IllegalMove(f"{player} called 21: state X, no more drawing")
     limit = state.cards.hand_rules.max_cards
     if limit is not None and len(state.hands[player]) >= limit:
         raise IllegalMove(f"{player} already has {limit} cards, the most allowed")
-    return _take(state, player, event)
+    return _take(state, player, move.card)
 
 
-def _take(state: X21State, player: str, event: Event) -> X21State:
-    """``player`` takes the event's card from the deck."""
-    card = event.data.get("card")
+def _take(state: X21State, player: str, card: str) -> X21State:
+    """``player`` takes ``card`` from the deck."""
     deck = take_from_deck(state.deck, card, state.places())
-    hands = {**state.hands, player: (*state.hands[player], str(card))}
+    hands = {**state.hands, player: (*state.hands[player], card)}
     return replace(state, deck=deck, hands=hands)
 
 
-def _call(state: X21State, event: Event) -> X21State:
-    player = _playing(state, event)
-    if "x" not in event.data:
+@MOVES.handles("call", Call)
+def _call(state: X21State, move: Call, t: float) -> X21State:
+    player = _playing(state, move.player)
+    if move.x is None:
         if state.calling is not None:
             raise IllegalMove(f"{player} called 21 already: state X")
         return replace(state, calling=player)
-    claim = Claim.read(event.data, with_total=False)
+    claim = Claim(x=move.x, y=move.y)
     total, fault = state.cards.judge(state.hands[player], claim, state.v[player], "called 21")
     claims = {**state.claims, player: replace(claim, total=total)}
     state = replace(state, calling=None, claims=claims)
     if not fault:
         return replace(state, winners=(player,), phase="over", timer=None,
                        reason=f"{player} called 21 with {claim.describe()} and made it")
-    timer = state.timer.restarted(event.t) if state.timer is not None else None
+    timer = state.timer.restarted(t) if state.timer is not None else None
     return _settle(replace(state.without({player: fault}), timer=timer))
 
 
-def _stand(state: X21State, event: Event) -> X21State:
-    player = _playing(state, event)
+@MOVES.handles("stand", Stated)
+def _stand(state: X21State, move: Stated, t: float) -> X21State:
+    player = _playing(state, move.player)
     if state.calling is not None:
         raise IllegalMove(f"{player} called 21: state X, not a total")
     if state.standing is not None:
         raise IllegalMove(f"{state.standing} is standing: nobody else can stand")
-    claim = Claim.read(event.data, with_total=True)
-    assert claim.total is not None
-    if status_of(claim.total) == Status.BUST:
-        raise IllegalMove(f"cannot stand on {fraction_text(claim.total)}: it is bust")
-    timer = Countdown(started_at=event.t, duration=state.stand_seconds,
+    claim = move.claim()
+    if status_of(move.total) == Status.BUST:
+        raise IllegalMove(f"cannot stand on {fraction_text(move.total)}: it is bust")
+    timer = Countdown(started_at=t, duration=state.stand_seconds,
                       warnings=state.warning_seconds)
     return _settle(replace(state, standing=player, claims={**state.claims, player: claim},
                            timer=timer))
 
 
-def _timer(state: X21State, event: Event) -> X21State:
+def _timer(state: X21State, move: TimerMove, t: float) -> X21State:
+    event = Event(EXPIRED if move.remaining == 0 else WARNING,
+                  {"timer": move.timer, "remaining": move.remaining}, t)
     if (state.timer is None or state.phase != "playing" or state.calling is not None
-            or not state.timer.is_next(event)):
-        raise IllegalMove(f"no {event.kind} of the stand timer is due at {event.t}")
+            or move.timer != STAND_TIMER or not state.timer.is_next(event)):
+        raise IllegalMove(f"no timer event of the stand timer is due at {t}")
     timer = state.timer.logged(event)
-    if event.kind == EXPIRED:
+    if move.remaining == 0:
         return _settle(replace(state, timer=timer, phase="stating"))
     return replace(state, timer=timer)
 
 
-def _stating(state: X21State, event: Event) -> str:
-    player = _player(state, event)
+MOVES.add((WARNING, EXPIRED), TimerMove, _timer)
+
+
+def _stating(state: X21State, player: str) -> str:
+    _player(state, player)
     if state.phase != "stating":
         raise IllegalMove("best totals are stated when the stand timer runs out")
     if player == state.standing:
@@ -276,18 +291,20 @@ def _stating(state: X21State, event: Event) -> str:
     return player
 
 
-def _state_total(state: X21State, event: Event) -> X21State:
-    player = _stating(state, event)
-    claim = Claim.read(event.data, with_total=True)
-    return _settle(replace(state, claims={**state.claims, player: claim}))
+@MOVES.handles("state", Stated)
+def _state_total(state: X21State, move: Stated, t: float) -> X21State:
+    player = _stating(state, move.player)
+    return _settle(replace(state, claims={**state.claims, player: move.claim()}))
 
 
-def _pass(state: X21State, event: Event) -> X21State:
-    player = _stating(state, event)
+@MOVES.handles("pass", Seated)
+def _pass(state: X21State, move: Seated, t: float) -> X21State:
+    player = _stating(state, move.player)
     return _settle(state.without({player: "passed: no total to state"}))
 
 
-def _close(state: X21State, event: Event) -> X21State:
+@MOVES.handles("close", NoData)
+def _close(state: X21State, move: NoData, t: float) -> X21State:
     if state.phase != "stating":
         raise IllegalMove("only the statements at the end of the minute can be closed")
     silent = [p for p in state.chasers() if p not in state.claims]
@@ -364,16 +381,5 @@ def _resolved_reason(state: X21State, ranks: Mapping[str, tuple[Fraction, bool, 
     return reason + (f" (more difficulty icons than {', '.join(fewer)})" if fewer else "")
 
 
-_HANDLERS = {
-    "deal": _deal,
-    "draw": _draw,
-    "call": _call,
-    "stand": _stand,
-    WARNING: _timer,
-    EXPIRED: _timer,
-    "state": _state_total,
-    "pass": _pass,
-    "close": _close,
-}
 
 RULES = X21Rules()

@@ -8,13 +8,12 @@ with the card engine. Players' numbers (X, Y, totals) are read exactly as fracti
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from companion.cardmath.bounds import exact_text, printable, read_number, readable
+from companion.cardmath.bounds import exact_text, printable, readable
 from companion.cardmath.catalogue import Card, Catalogue, builtin
 from companion.cardmath.expr import decimal_text, parse
 from companion.cardmath.hand import (
@@ -35,28 +34,6 @@ CARD_SETS = ("core", "limited", "celebrity")
 def catalogue_named(name: str) -> Catalogue:
     """A built-in deck catalogue, loaded once."""
     return builtin(name)
-
-
-def optional_number(data: Mapping[str, Any], key: str) -> Fraction | None:
-    """Like :func:`number`, but None when ``key`` is absent or null."""
-    return None if data.get(key) is None else number(data, key)
-
-
-def number(data: Mapping[str, Any], key: str) -> Fraction:
-    """An exact number from event data: an int, a decimal or fraction string, or a float.
-
-    >>> number({"x": "5/2"}, "x"), number({"x": -3}, "x"), number({"x": 0.5}, "x")
-    (Fraction(5, 2), Fraction(-3, 1), Fraction(1, 2))
-    """
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise IllegalMove(f"{key!r} must be a number, not {value!r}")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise IllegalMove(f"{key!r} must be a finite number, not {value!r}")
-    try:
-        return read_number(str(value))
-    except ValueError as error:
-        raise IllegalMove(f"{key!r} must be a number: {error}") from None
 
 
 def fraction_text(value: Fraction) -> str:
@@ -87,12 +64,6 @@ class Claim:
     x: Fraction
     y: Fraction | None = None
     total: Fraction | None = None
-
-    @classmethod
-    def read(cls, data: Mapping[str, Any], *, with_total: bool) -> Claim:
-        """The claim in an event's data."""
-        return cls(x=number(data, "x"), y=optional_number(data, "y"),
-                   total=number(data, "total") if with_total else None)
 
     def describe(self) -> str:
         """The stated X (and Y) as a person would say them.
@@ -142,8 +113,8 @@ class Cards:
         """The difficulty icons on these cards."""
         return sum(self.card(card).icons for card in cards)
 
-    def total(self, cards: Sequence[str], claim: Claim, v: int) -> Fraction:
-        """The hand's total at the claim's X and Y; ``HandError`` if that binding is not
+    def values(self, cards: Sequence[str], claim: Claim, v: int) -> tuple[Fraction, ...]:
+        """Each card's value at the claim's X and Y; ``HandError`` if that binding is not
         allowed (X = 0, a missing Y...)."""
         expressions = [self.card(card).expression for card in cards]
         try:
@@ -151,7 +122,11 @@ class Cards:
                                    y=claim.y, v=v, rules=self.hand_rules)
         except ExpressionError as error:
             raise HandError(str(error)) from None
-        return result.total
+        return result.values
+
+    def total(self, cards: Sequence[str], claim: Claim, v: int) -> Fraction:
+        """The hand's total at the claim's X and Y (see :meth:`values`)."""
+        return sum(self.values(cards, claim, v), Fraction(0))
 
     def judge(self, cards: Sequence[str], claim: Claim, v: int,
               said: str) -> tuple[Fraction | None, str]:

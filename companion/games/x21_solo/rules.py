@@ -22,7 +22,8 @@ declared deck is: in the deck, the hand, a scored hand or the discards. Event ki
 There is no standing in single player. The start event has ``players`` (exactly one
 name, as in every single-player game), ``deck`` (card ids; it must include every
 core-set card) and ``options`` (``target``, ``non_integer_x``, ``max_cards``,
-``catalogue``).
+``catalogue``). Each event is decoded once into its move (:mod:`.moves`) by ``MOVES``;
+:mod:`.view` gives what a screen shows and the moves open, :mod:`.translator` the table.
 
 >>> state = RULES.start(Event("start", {"game": "21x-solo", "players": ["ann"]}))
 >>> state = RULES.apply(state, Event("deal", {"card": "6x"}, t=2.0))
@@ -37,9 +38,13 @@ from typing import Any
 
 from companion.engine.events import Event
 from companion.engine.timers import Stopwatch
+from companion.engine.view import GameView
 from companion.errors import IllegalMove
 from companion.games.base import option, solo_start
+from companion.games.moves import MoveTable, NoData, PossibleMoves
 from companion.games.x21.table import Cards, Claim, read_setup, take_from_deck
+from companion.games.x21_solo.moves import MakeTwentyOne, TakeCard
+from companion.games.x21_solo.view import solo_moves, solo_view
 
 CORE_SET = "core"
 
@@ -54,10 +59,14 @@ class SoloState:
     deck: frozenset[str]
     hand: tuple[str, ...] = ()
     scored: tuple[tuple[str, ...], ...] = ()
+    scored_at: tuple[Claim, ...] = ()
+    """The X (and Y) each scored hand made 21 at, in the order of ``scored``."""
     discards: frozenset[str] = frozenset()
     stopwatch: Stopwatch | None = None
     attempts: int = 0
     miss: str = ""
+    tried: Claim | None = None
+    """The X of the last missed make-21 of the hand in play (None once it changes)."""
     points: int = 0
     t: float = 0.0
 
@@ -105,10 +114,7 @@ class SoloRules:
             raise IllegalMove("the game is over")
         if event.kind == "stand":
             raise IllegalMove("you cannot stand in single player")
-        handler = _HANDLERS.get(event.kind)
-        if handler is None:
-            raise IllegalMove(f"21x-solo has no event kind {event.kind!r}")
-        return handler(replace(state, t=event.t), event)
+        return MOVES.apply(replace(state, t=event.t), event)
 
     def due(self, state: SoloState, now: float) -> list[Event]:
         return []
@@ -133,68 +139,74 @@ class SoloRules:
             "discards": sorted(state.discards),
         }
 
+    def view(self, state: SoloState) -> GameView:
+        return solo_view(state, self.name)
 
-def _take_card(state: SoloState, event: Event) -> tuple[frozenset[str], str]:
-    card = event.data.get("card")
+    def moves(self, state: SoloState) -> PossibleMoves:
+        return solo_moves(state)
+
+
+def _take_card(state: SoloState, card: str) -> frozenset[str]:
     if not state.deck and state.discards:
         raise IllegalMove("the deck is empty: reshuffle the discards into a new deck first")
-    deck = take_from_deck(state.deck, card, state.places())
-    return deck, str(card)
+    return take_from_deck(state.deck, card, state.places())
 
 
-def _deal(state: SoloState, event: Event) -> SoloState:
+MOVES: MoveTable[SoloState] = MoveTable("21x-solo")
+
+
+@MOVES.handles("deal", TakeCard)
+def _deal(state: SoloState, move: TakeCard, t: float) -> SoloState:
     if len(state.hand) >= 2:
         raise IllegalMove("the hand already has its 2 dealt cards: draw instead")
-    deck, card = _take_card(state, event)
-    watch = state.stopwatch or Stopwatch(started_at=event.t)
-    return replace(state, deck=deck, hand=(*state.hand, card), stopwatch=watch)
+    deck = _take_card(state, move.card)
+    watch = state.stopwatch or Stopwatch(started_at=t)
+    return replace(state, deck=deck, hand=(*state.hand, move.card), stopwatch=watch,
+                   tried=None)
 
 
-def _draw(state: SoloState, event: Event) -> SoloState:
+@MOVES.handles("draw", TakeCard)
+def _draw(state: SoloState, move: TakeCard, t: float) -> SoloState:
     if len(state.hand) < 2:
         raise IllegalMove("a hand starts with 2 dealt cards: deal first")
     limit = state.cards.hand_rules.max_cards
     if limit is not None and len(state.hand) >= limit:
         raise IllegalMove(f"the hand already has {limit} cards, the most allowed")
-    deck, card = _take_card(state, event)
-    return replace(state, deck=deck, hand=(*state.hand, card))
+    deck = _take_card(state, move.card)
+    return replace(state, deck=deck, hand=(*state.hand, move.card), tried=None)
 
 
-def _mulligan(state: SoloState, event: Event) -> SoloState:
+@MOVES.handles("mulligan", NoData)
+def _mulligan(state: SoloState, move: NoData, t: float) -> SoloState:
     if not state.hand:
         raise IllegalMove("there is no hand to discard")
-    return replace(state, hand=(), discards=state.discards | set(state.hand))
+    return replace(state, hand=(), discards=state.discards | set(state.hand), tried=None)
 
 
-def _make21(state: SoloState, event: Event) -> SoloState:
+@MOVES.handles("make21", MakeTwentyOne)
+def _make21(state: SoloState, move: MakeTwentyOne, t: float) -> SoloState:
     if len(state.hand) < 2:
         raise IllegalMove("a hand needs at least its 2 dealt cards")
-    claim = Claim.read(event.data, with_total=False)
+    claim = move.claim()
     _, miss = state.cards.judge(state.hand, claim, state.v, "tried")
     if miss:
-        return replace(state, attempts=state.attempts + 1, miss=miss)
+        return replace(state, attempts=state.attempts + 1, miss=miss, tried=claim)
     points = state.points + state.cards.icons(state.hand)
     watch = state.stopwatch
     if points >= state.target and watch is not None:
-        watch = watch.stop(event.t)
-    return replace(state, hand=(), scored=(*state.scored, state.hand), points=points,
-                   stopwatch=watch, attempts=state.attempts + 1, miss="")
+        watch = watch.stop(t)
+    return replace(state, hand=(), scored=(*state.scored, state.hand),
+                   scored_at=(*state.scored_at, claim), points=points, stopwatch=watch,
+                   attempts=state.attempts + 1, miss="", tried=None)
 
 
-def _reshuffle(state: SoloState, event: Event) -> SoloState:
+@MOVES.handles("reshuffle", NoData)
+def _reshuffle(state: SoloState, move: NoData, t: float) -> SoloState:
     if state.deck:
         raise IllegalMove(f"the deck still has {len(state.deck)} cards")
     if not state.discards:
         raise IllegalMove("there are no discards to reshuffle")
     return replace(state, deck=state.discards, discards=frozenset())
 
-
-_HANDLERS = {
-    "deal": _deal,
-    "draw": _draw,
-    "mulligan": _mulligan,
-    "make21": _make21,
-    "reshuffle": _reshuffle,
-}
 
 RULES = SoloRules()

@@ -7,7 +7,7 @@ Candidates at the two corner indices, upright with respect to the card, are
 labelled with the card; every other candidate on the card (pips, picture
 fragments, part of an index) becomes a reject example.
 
-Re-generate the shipped model with ``python -m vision.glyphs_training
+Re-generate the shipped model with ``python -m vision.training.glyphs
 [FACES_DIR]`` (default ``../shared/data/cards/faces-cc0``; both CC0 designs).
 """
 
@@ -260,11 +260,11 @@ def main(argv: list[str] | None = None) -> int:
     from companion.cli import Parser
     from companion.errors import CompanionError
 
-    parser = Parser(prog="python -m vision.glyphs_training",
+    parser = Parser(prog="python -m vision.training.glyphs",
                     description="Re-generate the shipped glyph model and joker pictures "
                                 "from the CC0 card faces.")
     parser.add_argument("faces_dir", nargs="?", type=Path, metavar="FACES_DIR",
-                        default=Path(__file__).parents[2] / "shared/data/cards/faces-cc0",
+                        default=Path(__file__).parents[3] / "shared/data/cards/faces-cc0",
                         help="the CC0 faces (default ../shared/data/cards/faces-cc0)")
     faces_dir = parser.parse_args(sys.argv[1:] if argv is None else argv).faces_dir
     files = list(cc0_card_files(faces_dir)) if faces_dir.is_dir() else []

@@ -9,6 +9,10 @@ visible index centres and the centre of its visible part. Scenes are determinist
 a seed and take a few tens of milliseconds at 1280x720, so the simulator can feed the
 app with them.
 
+The public entry point for a scene of chosen cards is :func:`render_table_scene`: a list
+of (card name or face, centre in table centimetres, rotation in degrees) becomes a
+:class:`Scene` (image and truth); :class:`SceneBuilder` draws whole random layouts.
+
 >>> builder = SceneBuilder(seed=7)
 >>> card = render_expression_card(ExpressionCard("c1", "2X+4", level=2))
 >>> scene = builder.build([card], rotation=180.0)
@@ -41,7 +45,7 @@ from vision.camera import Camera
 from vision.imageio import ImageError
 from vision.observations import CardObservation
 from vision.outline import Quad
-from vision.textures import KINDS, TONES, Kind, Tone, table_texture, value_noise
+from vision.scenes.textures import KINDS, TONES, Kind, Tone, table_texture, value_noise
 
 Array = NDArray[Any]
 """A numpy array as OpenCV returns it (its dtype is not tracked by the stubs)."""
@@ -382,13 +386,16 @@ class SceneBuilder:
         shadows: bool = True,
         blur: bool = True,
         noise: bool = True,
+        positions: Sequence[Point] | None = None,
     ) -> Scene:
         """A scene with ``cards`` (names or faces) laid out as ``layout``.
 
         Unset options are drawn at random: the surface, each card's rotation (any angle),
         the camera height (40-80 cm) and tilt (0-20 degrees), and glare (half the
         scenes). ``scatter`` keeps cards apart, ``fan`` fans them like a hand, ``column``
-        overlaps them like a solitaire column; later cards lie on top.
+        overlaps them like a solitaire column; later cards lie on top. ``positions``
+        (card centres in table centimetres, see :func:`camera_homography`) replaces the
+        layout's placement.
         """
         rng = self.rng
         faces = [self._face(card) for card in cards]
@@ -397,7 +404,13 @@ class SceneBuilder:
         tilt = float(rng.uniform(0.0, 20.0)) if tilt_degrees is None else tilt_degrees
         homography = camera_homography(self.size, height_cm, tilt)
         rotations = self._rotations(len(faces), rotation, layout)
-        centres = self._centres(len(faces), rotations, homography, layout)
+        if positions is not None and len(positions) != len(faces):
+            raise ValueError(f"{len(positions)} positions given for {len(faces)} cards")
+        centres = (
+            list(positions)
+            if positions is not None
+            else self._centres(len(faces), rotations, homography, layout)
+        )
         image = table_texture(kind, tone, self.size, rng)
         labels = np.zeros((self.size[1], self.size[0]), np.uint8)
         light = rng.uniform(-1.0, 1.0, 2) * 5.0
@@ -521,6 +534,44 @@ class SceneBuilder:
         sigma = float(rng.uniform(20.0, 60.0))
         strength = float(rng.uniform(60.0, 150.0))
         _add_glare(image, (float(centre[0]), float(centre[1])), sigma, strength)
+
+
+#: A card to lay on the table: name (or face), centre in table centimetres, rotation in degrees.
+Placement = tuple[str | CardFace, Point, float]
+
+
+def render_table_scene(
+    placements: Sequence[Placement],
+    *,
+    seed: int = 0,
+    faces: FaceLibrary | None = None,
+    size: tuple[int, int] = (1280, 720),
+    height_cm: float = 60.0,
+    tilt_degrees: float = 0.0,
+    surface: tuple[Kind, Tone] | None = None,
+) -> Scene:
+    """A table scene with each card where ``placements`` says, the public entry point.
+
+    Positions are centimetres on the table from the point under the middle of the frame
+    (x right, y towards the player); rotation 0 is upright, later cards lie on top. The
+    rest (lighting, shadows, blur, noise and, unless given, the surface) is drawn from
+    ``seed``, so the same arguments give the same picture.
+
+    >>> scene = render_table_scene([(render_expression_card(ExpressionCard("c1", "X+1")),
+    ...                              (0.0, 0.0), 90.0)], surface=("wood", "dark"))
+    >>> [(card.name, round(card.rotation)) for card in scene.cards], scene.surface
+    ([('c1', 90)], 'wood/dark')
+    """
+    builder = SceneBuilder(seed, faces, size)
+    cards = [card for card, _, _ in placements]
+    return builder.build(
+        cards,
+        surface=surface,
+        rotation=[float(turn) for _, _, turn in placements],
+        height_cm=height_cm,
+        tilt_degrees=tilt_degrees,
+        positions=[position for _, position, _ in placements],
+    )
 
 
 class SceneCamera(Camera):

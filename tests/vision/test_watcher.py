@@ -1,0 +1,119 @@
+"""The table watcher: simulated frames through the real readers, smoother and zones."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from companion.engine.clock import ManualClock
+from companion.engine.observations import CameraStatus, Observation, Sighting
+from vision.layout import DEFAULT_LAYOUTS, LayoutError, TableLayout
+from vision.simulated import SimulatedTable, builtin_expressions, simulated_deck
+from vision.smoothing import Smoother
+from vision.watcher import CardReader, TableWatcher, profile_reader, standard_reader
+
+
+def default_layout(game: str) -> TableLayout:
+    make: Callable[[], TableLayout] = DEFAULT_LAYOUTS[game]
+    return make()
+
+
+class Run:
+    """A watcher over a simulated table, fed frame by frame on a manual clock."""
+
+    def __init__(self, game: str, reader: CardReader | None = None, seed: int = 1) -> None:
+        self.table = SimulatedTable(default_layout(game), seed=seed)
+        self.clock = ManualClock()
+        self.posted: list[Observation] = []
+        layout = self.table.layout.calibrated(self.table.calibration())
+        self.watcher = TableWatcher(
+            self.table, layout, reader or standard_reader(), self.posted.append, self.clock,
+            smoother=Smoother(appear_after=0.2, vanish_after=0.4), timer=self.clock,
+        )
+
+    def frames(self, count: int = 4) -> list[tuple[str, str, str | None, int | None]]:
+        """Feed ``count`` frames 0.1 s apart; the sightings they posted."""
+        start = len(self.posted)
+        for _ in range(count):
+            self.watcher.process(self.table.read(), self.clock())
+            self.clock.advance(0.1)
+        return [
+            (seen.kind, seen.card, seen.zone, seen.value)
+            for seen in self.posted[start:]
+            if isinstance(seen, Sighting)
+        ]
+
+
+def test_a_card_placed_moved_and_removed_is_posted_once_each() -> None:
+    run = Run("trick")
+    seat = next(zone.name for zone in run.table.layout.zones if zone.kind == "player")
+    run.table.place("9s", seat)
+    assert run.frames() == [("placed", "9s", seat, None)]
+    assert run.frames() == []
+    run.table.move("9s", "trick")
+    assert run.frames() == [("moved", "9s", "trick", None)]
+    run.table.remove("9s")
+    assert run.frames(6) == [("removed", "9s", "trick", None)]
+    preview = run.watcher.latest()
+    assert preview is not None and preview.frame.shape == (720, 1280, 3)
+
+
+def test_a_card_covered_in_a_column_is_not_removed() -> None:
+    run = Run("solitaire")
+    run.table.place("Kd", "column-0")
+    assert run.frames() == [("placed", "Kd", "column-0", None)]
+    for card in ("7h", "3c", "9s"):
+        run.table.place(card, "column-0")
+        assert run.frames(6) == [("placed", card, "column-0", None)]
+    preview = run.watcher.latest()
+    assert preview is not None
+    assert {outline.card for outline in preview.outlines} == {"Kd", "7h", "3c", "9s"}
+
+
+def test_dice_rolled_in_the_tray_are_posted_with_their_values() -> None:
+    run = Run("medley")
+    run.table.roll([2, 5])
+    assert sorted(run.frames()) == [("rolled", "die", "dice", 2), ("rolled", "die", "dice", 5)]
+    run.table.roll([])
+    assert sorted(run.frames(6)) == [("removed", "die", "dice", 2), ("removed", "die", "dice", 5)]
+
+
+def test_21x_cards_are_read_through_a_deck_taught_from_the_simulator(tmp_path: Path) -> None:
+    expressions = builtin_expressions()
+    profile = simulated_deck(expressions, list(expressions), data=tmp_path)
+    assert simulated_deck(expressions, list(expressions), data=tmp_path).faces.keys() == \
+        profile.faces.keys()  # the second time from the cache
+    run = Run("21x", profile_reader(profile))
+    seats = [zone.name for zone in run.table.layout.zones if zone.kind == "player"]
+    for seat, card in zip(seats, ["6x", "x/2", "prime", "fib"], strict=True):
+        run.table.place(card, seat)
+    assert sorted(run.frames()) == sorted(
+        ("placed", card, seat, None) for seat, card in zip(seats, ["6x", "x/2", "prime", "fib"],
+                                                           strict=True)
+    )
+
+
+def test_the_thread_posts_sightings_and_camera_loss_without_blocking() -> None:
+    table = SimulatedTable(default_layout("trick"), seed=3)
+    posted: queue.Queue[Observation] = queue.Queue()
+    layout = table.layout.calibrated(table.calibration())
+    clock = ManualClock()
+    with TableWatcher(table, layout, standard_reader(), posted.put, clock,
+                      smoother=Smoother(appear_after=0.0, vanish_after=0.0)).start() as watcher:
+        table.place("Qs", "trick")
+        seen = posted.get(timeout=10)
+        assert isinstance(seen, Sighting) and (seen.kind, seen.card) == ("placed", "Qs")
+        table.close()  # the camera fails: lost, reopened, back
+        statuses = [posted.get(timeout=10) for _ in range(2)]
+        assert [s.lost for s in statuses if isinstance(s, CameraStatus)] == [True, False]
+        assert watcher.fps > 0
+    assert watcher.latest() is not None
+
+
+def test_an_uncalibrated_layout_is_refused() -> None:
+    table = SimulatedTable(default_layout("trick"))
+    with pytest.raises(LayoutError, match="not calibrated"):
+        TableWatcher(table, table.layout, standard_reader(), print, ManualClock())

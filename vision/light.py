@@ -1,0 +1,119 @@
+"""Colour and light: the first stage of the card reader, before anything decides what is white.
+
+A camera whose white balance is off (an untuned Pi camera casts blue, a warm lamp orange)
+makes card white coloured, and then black and red print no longer look like black and red.
+:func:`balance` estimates the light's colour from the brightest pixels of the frame, which
+on a card table are card faces (or a white table), and scales the channels so those are
+grey again: the white patch ("max-RGB") idea, taken on a high percentile rather than the
+single brightest pixel so glare and noise do not decide it.
+
+>>> bluish = np.zeros((64, 64, 3), np.uint8)
+>>> bluish[8:56, 8:40] = (250, 200, 140)           # a card face under a blue cast
+>>> gains = white_gains(bluish)
+>>> [round(g, 2) for g in gains]
+[1.0, 1.25, 1.79]
+>>> balance(bluish)[20, 20].tolist()
+[250, 250, 250]
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Share of the (sampled) pixels, the brightest, that the light's colour is measured on.
+BRIGHT_SHARE = 0.01
+#: Of those, the ones at least this fraction as bright as the brightest are the white.
+NEAR_BRIGHTEST = 0.9
+#: Gains are kept within this range (a frame without any white thing must not be ruined).
+GAIN_RANGE = (0.5, 2.5)
+#: Gains this close to 1 are left alone (no work for a camera that is balanced already).
+GAIN_TOLERANCE = 0.12
+#: Pixels sampled every this many pixels each way.
+SAMPLE_STEP = 6
+
+
+def white_gains(frame_bgr: np.ndarray) -> tuple[float, float, float]:
+    """The (B, G, R) gains that make the brightest pixels of ``frame_bgr`` grey.
+
+    Of the brightest ``BRIGHT_SHARE`` of the sampled pixels by their darkest channel
+    (which ranks white, even under a cast, above bright coloured table; white clipped
+    in all three channels counts as grey), those within ``NEAR_BRIGHTEST`` of the brightest
+    (so a thin white card border beats a pale card back) are averaged per channel; the
+    gains raise the lower channels to the highest one.
+    """
+    sample = frame_bgr[::SAMPLE_STEP, ::SAMPLE_STEP].reshape(-1, 3).astype(np.float32)
+    brightness = sample.min(axis=1)
+    count = max(1, int(BRIGHT_SHARE * len(sample)))
+    top = np.argpartition(-brightness, count - 1)[:count]
+    level = NEAR_BRIGHTEST * float(np.percentile(brightness[top], 90))
+    brightest = sample[top[brightness[top] >= level]]
+    colour = brightest.mean(axis=0)
+    if colour.min() <= 1.0:
+        return (1.0, 1.0, 1.0)
+    gains = np.clip(colour.max() / colour, *GAIN_RANGE)
+    blue, green, red = (float(g) for g in gains)
+    return (blue, green, red)
+
+
+def apply_gains(frame_bgr: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    """``frame_bgr`` with each channel multiplied by its gain (saturating); the frame itself
+    when every gain is within ``GAIN_TOLERANCE`` of 1."""
+    if all(abs(gain - 1.0) <= GAIN_TOLERANCE for gain in gains):
+        return frame_bgr
+    levels = np.arange(256, dtype=np.float32)
+    table = np.stack([np.clip(levels * gain, 0, 255) for gain in gains], axis=1)
+    lut = table.astype(np.uint8).reshape(256, 1, 3)
+    return np.asarray(cv2.LUT(np.ascontiguousarray(frame_bgr), lut))
+
+
+def balance(frame_bgr: np.ndarray) -> np.ndarray:
+    """``frame_bgr`` white-balanced on its brightest pixels (see :func:`white_gains`)."""
+    return apply_gains(frame_bgr, white_gains(frame_bgr))
+
+
+#: Card white in a shadow: at least this share of the local white (the darkest channel
+#: closed, dilated then eroded, over ``SHADE_WINDOW`` pixels: print smaller than that is
+#: filled in, a shadow's edge stays where it is) ...
+LOCAL_WHITE = 0.75
+SHADE_WINDOW = 37
+#: ... and never below this share of the frame's own white level, so dark cloth stays table.
+SHADE_FLOOR = 0.4
+#: Only where that brightest spot is grey (its darkest channel at least this share of its
+#: brightest): shadowed white is, cork, wood and felt are not.
+NEUTRAL = 0.8
+#: The local level is measured at 1/``SHADE_STEP`` size.
+SHADE_STEP = 4
+
+
+def white_threshold(frame_bgr: np.ndarray, darkest: np.ndarray, level: float) -> np.ndarray:
+    """Per pixel, the darkest-channel level above which a pixel is card white.
+
+    ``darkest`` is the frame's per-pixel darkest channel, ``level`` the frame's white
+    level (Otsu). Where a shadow darkens the table the threshold drops to ``LOCAL_WHITE``
+    of the local grey white (not below ``SHADE_FLOOR`` of ``level``), so a card
+    in a hard shadow is still card white while coloured table stays table.
+
+    >>> frame = np.full((40, 80, 3), (30, 90, 40), np.uint8)   # green cloth
+    >>> frame[10:30, 5:25] = 220                                 # a card in the light
+    >>> frame[10:30, 50:70] = 100                                # a card in a shadow
+    >>> darkest = frame.min(axis=2)
+    >>> limit = white_threshold(frame, darkest, 120.0)
+    >>> bool(darkest[20, 15] > limit[20, 15]), bool(darkest[20, 60] > limit[20, 60])
+    (True, True)
+    >>> bool(darkest[5, 40] > limit[5, 40])                      # the cloth between them
+    False
+    """
+    height, width = darkest.shape
+    size = (max(1, width // SHADE_STEP), max(1, height // SHADE_STEP))
+    small = cv2.resize(darkest, size, interpolation=cv2.INTER_AREA)
+    reach = max(3, SHADE_WINDOW // SHADE_STEP) | 1
+    kernel = np.ones((reach, reach), np.uint8)
+    brightest = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel).astype(np.float32)
+    blue, green, red = cv2.split(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA))
+    strongest = cv2.morphologyEx(cv2.max(cv2.max(blue, green), red), cv2.MORPH_CLOSE, kernel)
+    strongest = strongest.astype(np.float32)
+    grey = brightest >= NEUTRAL * np.maximum(strongest, 1.0)
+    local = np.where(grey, brightest * LOCAL_WHITE, level)
+    local = np.clip(local, SHADE_FLOOR * level, level).astype(np.uint8)
+    return np.asarray(cv2.resize(local, (width, height), interpolation=cv2.INTER_LINEAR))

@@ -1,0 +1,1 @@
+"""Test-scene generators: synthetic table scenes with exact truth (not used at run time)."""
