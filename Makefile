@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean screens
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/companion demo
+	$(BIN)/companion run
 
 test: $(STAMP) lint
 	$(BIN)/pytest
@@ -27,3 +27,20 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# The README's screens, rendered headless by `companion snapshot` (see docs/ui.md).
+SHOTS := docs/screens
+OBS := docs/observations
+screens: $(STAMP)
+	mkdir -p $(SHOTS)
+	$(BIN)/companion snapshot home $(SHOTS)/home.png
+	$(BIN)/companion snapshot table $(SHOTS)/table-21x.png --state $(OBS)/21x.jsonl --at 25
+	$(BIN)/companion snapshot call $(SHOTS)/call.png --state $(OBS)/21x.jsonl --at 30.5
+	$(BIN)/companion snapshot stand $(SHOTS)/stand.png --state $(OBS)/21x.jsonl --at 20.5
+	$(BIN)/companion snapshot round-end $(SHOTS)/round-end.png --state $(OBS)/21x.jsonl
+	$(BIN)/companion snapshot scoreboard $(SHOTS)/scoreboard.png --state $(OBS)/21x.jsonl
+	$(BIN)/companion snapshot history $(SHOTS)/history.png --state $(OBS)/21x.jsonl
+	$(BIN)/companion snapshot settings $(SHOTS)/settings.png
+	$(BIN)/companion snapshot teach $(SHOTS)/teach.png
+	$(BIN)/companion snapshot table $(SHOTS)/table-21x-solo.png --state $(OBS)/21x-solo.jsonl --at 40
+	$(BIN)/companion snapshot table $(SHOTS)/table-solitaire.png --state $(OBS)/solitaire.jsonl --at 40

@@ -18,10 +18,10 @@ from companion.engine.observations import (
     Sighting,
     TableStart,
     Tap,
-    read_recording,
 )
 from companion.engine.replay import read_jsonl, replay
 from companion.engine.store import Store
+from tests.games.recordings import play
 from tests.referee.tables import ALL_IDS, INLINE_CARDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,17 +54,10 @@ class Game:
 
 
 def test_the_recorded_game_logs_the_example_log(tmp_path: Path) -> None:
-    start, observations = read_recording(RECORDING.read_text(), path=str(RECORDING))
-    clock = ManualClock(start.t)
-    conductor = Conductor.start(Store.open(tmp_path), clock, start)
-    for observation in observations:
-        clock.now = observation.t
-        conductor.post(observation)
-        conductor.step()
-    logged = [(e.kind, dict(e.data)) for e in conductor.referee.events[1:]]
+    played = play("21x", tmp_path)
     example = read_jsonl(ROOT / "docs" / "logs" / "21x.jsonl")
-    assert logged == [(e.kind, dict(e.data)) for e in example[1:]]
-    assert conductor.view.outcome.winners == ("cat",)
+    assert played.logged() == [(e.kind, dict(e.data)) for e in example[1:]]
+    assert played.conductor.view.outcome.winners == ("cat",)
 
 
 def test_play_prints_the_final_view(capsys: pytest.CaptureFixture[str]) -> None:

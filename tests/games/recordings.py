@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.engine.clock import ManualClock
 from companion.engine.conductor import Conductor, Update
-from companion.engine.observations import read_recording
+from companion.engine.observations import Observation, TableStart, read_recording
 from companion.engine.replay import Replayed, replay_file
 from companion.engine.store import Store
 
@@ -26,19 +27,47 @@ class Played:
         return [(e.kind, dict(e.data)) for e in self.conductor.referee.events[1:]]
 
 
-def play(name: str, data_dir: Path) -> Played:
-    """Feed ``docs/observations/<name>.jsonl`` to a conductor on a real SQLite store: the
-    clock set to each observation's time, then post and step."""
+def recording(name: str) -> tuple[TableStart, list[Observation]]:
+    """The start and observations of ``docs/observations/<name>.jsonl``."""
     path = DOCS / "observations" / f"{name}.jsonl"
-    start, observations = read_recording(path.read_text(encoding="utf-8"), path=str(path))
+    return read_recording(path.read_text(encoding="utf-8"), path=str(path))
+
+
+def feed(store: Store, start: TableStart, observations: list[Observation]) -> Played:
+    """Feed ``observations`` to a conductor on ``store`` as the table would: the clock set to
+    each one's time, then post and step."""
     clock = ManualClock(start.t)
-    conductor = Conductor.start(Store.open(data_dir), clock, start)
+    conductor = Conductor.start(store, clock, start)
     updates = []
     for observation in observations:
         clock.now = observation.t
         conductor.post(observation)
         updates.append(conductor.step())
     return Played(conductor, updates)
+
+
+def play(name: str, data_dir: Path) -> Played:
+    """The recorded game ``name`` played on a real SQLite store in ``data_dir``."""
+    return feed(Store.open(data_dir), *recording(name))
+
+
+def conduct(store_path: Path, start: TableStart,
+            observations: list[Observation]) -> tuple[Conductor, list[str], list[str]]:
+    """Feed ``observations`` to a conductor on a SQLite file; the conductor, and the
+    attention items and refusals it raised."""
+    store_path.parent.mkdir(parents=True, exist_ok=True)
+    played = feed(Store(store_path), start, observations)
+    asked: list[str] = []
+    for update in played.updates:
+        asked += [item.message for item in update.attention if item.message not in asked]
+    refused = [s.detail for update in played.updates for s in update.signals
+               if s.kind == "refused"]
+    return played.conductor, asked, refused
+
+
+def moves(conductor: Conductor) -> list[tuple[str, dict[str, Any]]]:
+    """The referee's events after the start, as (kind, data)."""
+    return [(e.kind, dict(e.data)) for e in conductor.referee.events[1:]]
 
 
 def example_log(name: str) -> Replayed:

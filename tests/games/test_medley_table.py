@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_trick_table import conduct, moves, recording
+from recordings import conduct, moves, recording
 
 from companion.engine.events import Event
 from companion.engine.observations import ButtonPress, Observation, Sighting, TableStart, Tap

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from recordings import DOCS, conduct, moves, recording
 
-from companion.engine.clock import ManualClock
 from companion.engine.conductor import Conductor
 from companion.engine.observations import (
     ButtonPress,
@@ -17,40 +17,11 @@ from companion.engine.observations import (
     Sighting,
     TableStart,
     Tap,
-    read_recording,
 )
 from companion.engine.replay import catch_up, read_jsonl, replay
 from companion.engine.store import Store
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 PLAYERS = ("anna", "ben", "cara")
-
-
-def conduct(store_path: Path, start: TableStart,
-            observations: list[Observation]) -> tuple[Conductor, list[str], list[str]]:
-    """Feed ``observations`` to a conductor on a SQLite file as the table would (the clock
-    set to each one's time, post, step); the attention items and refusals it raised."""
-    store_path.parent.mkdir(parents=True, exist_ok=True)
-    clock = ManualClock(start.t)
-    conductor = Conductor.start(Store(store_path), clock, start)
-    asked: list[str] = []
-    refused: list[str] = []
-    for observation in observations:
-        clock.now = observation.t
-        conductor.post(observation)
-        update = conductor.step()
-        asked += [item.message for item in update.attention if item.message not in asked]
-        refused += [s.detail for s in update.signals if s.kind == "refused"]
-    return conductor, asked, refused
-
-
-def recording(name: str) -> tuple[TableStart, list[Observation]]:
-    path = DOCS / "observations" / f"{name}.jsonl"
-    return read_recording(path.read_text(encoding="utf-8"), path=str(path))
-
-
-def moves(conductor: Conductor) -> list[tuple[str, dict[str, Any]]]:
-    return [(e.kind, dict(e.data)) for e in conductor.referee.events[1:]]
 
 
 def table(tmp_path: Path, *observations: Observation,

@@ -1,0 +1,112 @@
+"""The touchscreen app: start to first frame, the live view's rate with recognition on, memory.
+
+Each figure comes from a fresh process (a Kivy app runs once per process), started the
+way ``companion run`` starts: a real 800x480 window (Mesa's software renderer here), a
+store in a scratch directory.
+
+* ``start to first frame``: from launching the process to the first frame drawn (the
+  moment the app tells systemd it is ready). Goal <= 3 s here.
+* ``preview``: a 21X game on the simulated table with six cards dealt, the watcher
+  reading every frame (21X cards through the simulator's taught deck); frames shown per
+  second in the live view over ``PREVIEW_SECONDS``, and the watcher's own rate. Goal >= 15.
+* ``memory``: the peak resident set (VmHWM) of that process, and of the first-frame
+  process (the app with no camera). Goal <= 250 MB.
+
+The figures depend on the load of this shared 2-core machine; the live view and the
+watcher compete for the interpreter (the watcher's card reading is partly Python).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+
+PREVIEW_SECONDS = 6.0
+FIRST_FRAME_GOAL = 3.0
+PREVIEW_GOAL = 15.0
+MEMORY_GOAL_MB = 250.0
+DEAL = (("seat-1", "6x"), ("seat-2", "fib"), ("seat-3", "prime"), ("seat-1", "2x+4"),
+        ("seat-2", "edigit"), ("seat-3", "pidigit"))
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size in MB (Linux ``VmHWM``)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def child(mode: str, scratch: str) -> None:
+    """In the measured process: open the app and report as JSON on stdout."""
+    from ui.window import configure_kivy
+
+    configure_kivy(fullscreen=False, home=scratch)
+    from kivy.clock import Clock
+
+    from companion.engine.store import Store
+    from ui.app import CompanionApp
+    from ui.headless import Driver
+    from ui.loop import TableLoop, default_start
+
+    store = Store(f"{scratch}/games.sqlite3")
+    app = CompanionApp(TableLoop(store, time.time), camera="sim" if mode == "preview" else None)
+    driver = Driver(app)
+    if mode == "first-frame":
+        Clock.schedule_once(lambda _dt: print(json.dumps(
+            {"frame": time.time(), "rss_mb": peak_rss_mb()}), flush=True))
+        driver.start()
+        driver.frames(2)
+        return
+    driver.start()
+    app.start_game(default_start("21x", 3))
+    for zone, card in DEAL:
+        app.place(card, zone)
+    assert app.preview is not None and app.watcher is not None
+    app.go("table")
+    warm_until = time.monotonic() + 3.0
+    while time.monotonic() < warm_until:
+        driver.frames(1)
+    shown, started = app.preview.frames_shown, time.monotonic()
+    while time.monotonic() - started < PREVIEW_SECONDS:
+        driver.frames(1)
+    elapsed = time.monotonic() - started
+    print(json.dumps({"preview_fps": (app.preview.frames_shown - shown) / elapsed,
+                      "watcher_fps": app.watcher.fps, "rss_mb": peak_rss_mb(),
+                      "dealt": sum(e.kind == "deal" for e in app.loop.game.referee.events)}),
+          flush=True)
+    app.watcher.stop()
+
+
+def measure(mode: str) -> tuple[float, dict[str, float]]:
+    """Run the child for ``mode``; its launch time and its last JSON line."""
+    with tempfile.TemporaryDirectory(prefix="bench-app-") as scratch:
+        launched = time.time()
+        done = subprocess.run([sys.executable, "-m", "benchmarks.bench_app", mode, scratch],
+                              capture_output=True, text=True, timeout=180, check=True)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    return launched, json.loads(lines[-1])
+
+
+def main() -> None:
+    """Print the app's figures."""
+    launched, first = measure("first-frame")
+    seconds = first["frame"] - launched
+    print(f"start to first frame: {seconds:.2f} s (goal <= {FIRST_FRAME_GOAL:g} s),"
+          f" peak RSS then {first['rss_mb']:.0f} MB")
+    _, preview = measure("preview")
+    print(f"live view with recognition on: {preview['preview_fps']:.1f} frames/s shown,"
+          f" watcher {preview['watcher_fps']:.1f} frames/s, {preview['dealt']:g} of"
+          f" {len(DEAL)} dealt cards read (goal >= {PREVIEW_GOAL:g})")
+    print(f"memory: peak RSS {preview['rss_mb']:.0f} MB (goal <= {MEMORY_GOAL_MB:g} MB)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3:
+        child(sys.argv[1], sys.argv[2])
+    else:
+        main()

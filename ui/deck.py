@@ -1,0 +1,54 @@
+"""Which cards the touch card picker offers for a game, and where they can go (no Kivy).
+
+21X games pick from the 21X catalogue (and any cards the start line defines inline);
+the others from the standard 52 and the jokers. The zones are those of the game's
+default table layout, with ``seat-n`` named after its player.
+
+>>> start = TableStart("trick", ("ann", "ben"))
+>>> [card for card, _ in deck_cards(start)][:3]
+['Ac', '2c', '3c']
+>>> zone_choices(start)[:3]
+[('seat-1', 'ann'), ('seat-2', 'ben'), ('stock', 'stock')]
+>>> zone_choices(TableStart("21x-solo", ("ann",)))
+[('deck', 'deck'), ('discard', 'discard'), ('hand', 'hand'), ('score', 'score')]
+"""
+
+from __future__ import annotations
+
+from companion.cardmath.catalogue import builtin
+from companion.engine.observations import TableStart
+from companion.engine.seats import ZONE_PREFIX, Seating
+from companion.playing_cards import JOKER, standard_deck
+
+EXPRESSION_GAMES = ("21x", "21x-solo")
+
+
+def deck_cards(start: TableStart) -> list[tuple[str, str]]:
+    """(card name, what its button says) for every card the game can see."""
+    if start.game in EXPRESSION_GAMES:
+        cards = [(card.id, card.text) for card in builtin("21x") if card.expression is not None]
+        inline = start.extra.get("cards", [])
+        known = {card for card, _ in cards}
+        cards.extend((entry["id"], str(entry.get("text", entry["id"]))) for entry in inline
+                     if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+                     and entry["id"] not in known)
+        deck = start.extra.get("deck")
+        if isinstance(deck, list):
+            cards = [entry for entry in cards if entry[0] in deck]
+        return cards
+    return [(str(card), str(card)) for card in standard_deck()] + [(JOKER, "joker")]
+
+
+def zone_choices(start: TableStart) -> list[tuple[str, str]]:
+    """(zone name, its caption) of the game's table: the seats' zones first (captioned
+    with their players), then the rest of the game's default layout."""
+    from vision.layout import DEFAULT_LAYOUTS
+
+    make_layout = DEFAULT_LAYOUTS.get(start.game)
+    zones = [] if make_layout is None else [zone.name for zone in make_layout().zones]
+    seating = Seating.of(start.players, start.seats)
+    seat_zones = [(seat.zone, seat.player) for seat in seating.seats
+                  if not zones or seat.zone in zones]
+    taken = {zone for zone, _ in seat_zones}
+    return seat_zones + [(name, name) for name in zones
+                         if name not in taken and not name.startswith(ZONE_PREFIX)]

@@ -1,0 +1,1 @@
+"""The app's screens, one module each, named as ``companion snapshot`` names them."""
