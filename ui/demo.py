@@ -14,7 +14,7 @@ plain loop).
 :func:`simulated_demo` puts the pieces together for one recording: the table laid out for the
 game, the conductor on a :class:`DemoClock`, the watcher (21X cards read through a deck taught
 from the simulator) and the director; :func:`play_headless` plays it to the end with no
-screen, for tests and ``companion play --camera sim``.
+screen (the tests; the app's ``companion run --demo GAME`` ticks the director itself).
 """
 
 from __future__ import annotations
@@ -300,7 +300,6 @@ class DemoDirector:
         self.table.roll(dice)
 
 
-
 @dataclass
 class SimulatedDemo:
     """Everything one demo game runs on: start, clock, table, conductor, watcher, director."""
@@ -343,8 +342,8 @@ def simulated_demo(
 ) -> SimulatedDemo:
     """Set up the demo of ``recording`` (not started: :meth:`TableWatcher.start` the watcher).
 
-    ``layout`` defaults to the game's default layout; ``data`` is where the simulator's
-    taught 21X deck is kept (the data directory by default).
+    ``layout`` defaults to :func:`demo_layout`; ``data`` is where the simulator's taught
+    21X deck is kept (the data directory by default).
     """
     start, observations = load_recording(recording)
     table, reader = simulated_table_for(start, layout=layout, seed=seed, data=data)
