@@ -28,7 +28,8 @@ def test_a_full_disk_is_shown_and_the_game_goes_on_once_there_is_room(
     monkeypatch.setattr(store, "append", full)
     app.loop.conductor.post(Sighting("placed", "6x", "seat-1", 0.0))
     driver.tick()
-    assert app.shown_warning == f"{STORE_TROUBLE}g.db: cannot write the game store: the disk is full"
+    said = f"{STORE_TROUBLE}g.db: cannot write the game store: the disk is full"
+    assert app.shown_warning == said
     assert app.warning_popup is not None and "disk is full" in app.warning_popup.content.text
     monkeypatch.undo()
     driver.tick()
