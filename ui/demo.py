@@ -35,6 +35,7 @@ from companion.engine.observations import (
     TableStart,
     read_recording,
 )
+from companion.engine.referee import Referee
 from companion.engine.store import Store
 from companion.errors import ObservationError
 from vision.layout import DEFAULT_LAYOUTS, TableLayout, solitaire_layout
@@ -234,6 +235,22 @@ class DemoDirector:
             self._next += 1
             self.post(observation)
 
+    def fast_forward(self, until: float) -> None:
+        """Lay the table as the recording has it at ``until`` (a resumed game's last event),
+        without waiting for the pipeline, and go on from the first observation after it.
+        What the pipeline then sees of those cards is no news: the director holds it back."""
+        with self._lock:
+            while self._next < len(self.observations):
+                observation = self.observations[self._next]
+                if observation.t > until:
+                    break
+                if isinstance(observation, Sighting):
+                    group = self._group(observation)
+                    self._next += len(group)
+                    self._lay(group)
+                else:
+                    self._next += 1
+
     def _settle(self, waiting: _Waiting) -> None:
         """End the wait once the change is confirmed, or given up on (then post it)."""
         if waiting.expected and self._timer() - waiting.since < self.confirm_timeout:
@@ -262,6 +279,18 @@ class DemoDirector:
         from under others is posted as recorded at once: no camera could see it go)."""
         first = group[0]
         hidden = first.kind == "removed" and first.card != DIE and self._hidden(first.card)
+        self._lay(group)
+        self.clock.hold(first.t)
+        if hidden:
+            self.report.unseen.append(f"{first.kind} {first.card} in {first.zone}")
+            self.post(first)
+            return
+        expected: list[Expected] = [(s.kind, s.card, s.zone) for s in group]
+        self._waiting = _Waiting(expected, list(group), self._timer())
+
+    def _lay(self, group: list[Sighting]) -> None:
+        """The change on the simulated table, nothing else."""
+        first = group[0]
         try:
             if first.card == DIE:
                 self._act_dice(group)
@@ -275,13 +304,6 @@ class DemoDirector:
         except SimulationError as error:
             raise ObservationError(f"cannot act it out: {error}",
                                    where=f"observation at t={first.t}") from None
-        self.clock.hold(first.t)
-        if hidden:
-            self.report.unseen.append(f"{first.kind} {first.card} in {first.zone}")
-            self.post(first)
-            return
-        expected: list[Expected] = [(s.kind, s.card, s.zone) for s in group]
-        self._waiting = _Waiting(expected, list(group), self._timer())
 
     def _hidden(self, card: str) -> bool:
         """Whether ``card`` lies (mostly) under others on the table now."""
@@ -343,19 +365,36 @@ def simulated_demo(
     """Set up the demo of ``recording`` (not started: :meth:`TableWatcher.start` the watcher).
 
     ``layout`` defaults to :func:`demo_layout`; ``data`` is where the simulator's taught
-    21X deck is kept (the data directory by default).
+    21X deck is kept (the data directory by default). When ``store`` holds this demo's
+    game unfinished (the app was killed or lost power), that game resumes: the table is
+    laid as the recording had it at the last logged event, and the recording goes on from
+    there.
     """
     start, observations = load_recording(recording)
     table, reader = simulated_table_for(start, layout=layout, seed=seed, data=data)
     if smoother is None and start.game in EXPRESSION_GAMES:
         smoother = Smoother(appear_after=0.15, vanish_after=0.35)  # a taught deck reads fast
-    clock = DemoClock(start.t, speed=speed)
-    clock.hold(start.t)  # the game starts at its recorded time; the director lets it run
-    conductor = Conductor.start(store, clock, start)
+    game_id = unfinished_demo(store, start)
+    began = start.t if game_id is None else store.events(game_id)[-1].t
+    clock = DemoClock(began, speed=speed)
+    clock.hold(began)  # the game starts at its recorded time; the director lets it run
+    conductor = (Conductor.start(store, clock, start) if game_id is None
+                 else Conductor.resume(Referee.resume(store, game_id, clock)))
     director = DemoDirector(observations, table, conductor.post, clock)
+    director.fast_forward(began)
     watcher = TableWatcher(table, table.layout.calibrated(table.calibration()), reader,
                            director.relay, clock, smoother=smoother)
     return SimulatedDemo(start, clock, table, conductor, watcher, director)
+
+
+def unfinished_demo(store: Store, start: TableStart) -> int | None:
+    """The most recent unfinished game in ``store`` that began as ``start`` does, if any."""
+    for game_id in reversed(store.unfinished()):
+        data = dict(store.events(game_id)[0].data)
+        data.pop("session", None)
+        if data == {**start.start_data(), "game": start.game}:
+            return game_id
+    return None
 
 
 def simulated_table_for(start: TableStart, *, layout: TableLayout | None = None, seed: int = 0,
