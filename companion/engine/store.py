@@ -30,7 +30,7 @@ from typing import Any
 from companion.closing import Closing
 from companion.engine.events import Event
 from companion.engine.storefile import connect, damaged
-from companion.errors import LogError
+from companion.errors import LogError, StoreWriteError
 from companion.jsonlines import MAX_LINE_CHARS, load_line
 from companion.paths import data_dir
 
@@ -134,7 +134,7 @@ class Store(Closing):
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         if self.read_only:
-            raise LogError("the game store was opened read-only", path=self.path)
+            raise StoreWriteError("the game store was opened read-only", path=self.path)
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -146,8 +146,13 @@ class Store(Closing):
         except sqlite3.IntegrityError:
             raise
         except sqlite3.DatabaseError as error:
-            if "readonly" in str(error):
-                raise LogError(f"cannot write the game store ({error})", path=self.path) from None
+            reason = str(error).lower()
+            if "readonly" in reason or "read-only" in reason:
+                raise StoreWriteError(f"cannot write the game store ({error})",
+                                      path=self.path) from None
+            if "full" in reason or "disk i/o" in reason:
+                raise StoreWriteError(f"cannot write the game store: the disk is full or"
+                                      f" failing ({error})", path=self.path) from None
             raise damaged(self.path, error) from None
 
     def new_session(self, started_at: float, games_planned: int | None = None) -> int:
