@@ -58,8 +58,8 @@ def run_app(args: argparse.Namespace) -> int:
     from ui.service import ServiceNotifier, configure_logging
     from ui.window import configure_kivy
 
+    on_pi = configure_kivy(fullscreen=args.fullscreen)  # Kivy's import-time lines unlogged
     configure_logging("INFO")
-    on_pi = configure_kivy(fullscreen=args.fullscreen)
     from companion.engine.store import Store
     from ui.app import CompanionApp
     from ui.loop import TableLoop

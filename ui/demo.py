@@ -37,7 +37,7 @@ from companion.engine.observations import (
 )
 from companion.engine.store import Store
 from companion.errors import ObservationError
-from vision.layout import DEFAULT_LAYOUTS, TableLayout
+from vision.layout import TableLayout
 from vision.scenes.synthetic import ExpressionCard
 from vision.simulated import SimulatedTable, SimulationError, simulated_deck
 from vision.smoothing import Smoother
@@ -312,10 +312,13 @@ def simulated_demo(
 
 def simulated_table_for(start: TableStart, *, layout: TableLayout | None = None, seed: int = 0,
                         data: str | Path | None = None) -> tuple[SimulatedTable, CardReader]:
-    """The simulated table of ``start``'s game (its default layout unless given) and the
-    card reader for its cards (21X cards through a deck taught from the simulator)."""
+    """The simulated table of ``start``'s game (its default layout, as many solitaire
+    columns as it plays, unless given) and the card reader for its cards (21X cards
+    through a deck taught from the simulator)."""
+    from ui.deck import table_layout
+
     if layout is None:
-        layout = DEFAULT_LAYOUTS[start.game]()
+        layout = table_layout(start)
     reader: CardReader = standard_reader()
     expressions = None
     if start.game in EXPRESSION_GAMES:
