@@ -1,4 +1,8 @@
-"""Run every benchmark module's ``main()`` in name order; each prints its own figures."""
+"""Run every benchmark module's ``main()`` in name order; each prints its own figures.
+
+``python -m benchmarks [NAME ...]`` runs those whose names contain a NAME (``solver``,
+``cards`` ...); a NAME that matches none is one line on stderr and exit code 2.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +10,28 @@ import importlib
 import sys
 from pathlib import Path
 
+from companion.cli import Parser
 
-def main() -> int:
+BENCHMARKS = sorted(path.stem for path in Path(__file__).parent.glob("bench_*.py"))
+
+
+def main(argv: list[str] | None = None) -> int:
     """Run all benchmarks, or those whose names contain an argument."""
-    wanted = sys.argv[1:]
-    for path in sorted(Path(__file__).parent.glob("bench_*.py")):
-        if wanted and not any(word in path.stem for word in wanted):
+    names = [name.removeprefix("bench_") for name in BENCHMARKS]
+    parser = Parser(prog="python -m benchmarks",
+                    description="Print the speed and accuracy figures. Benchmarks: "
+                                + ", ".join(names) + ".")
+    parser.add_argument("wanted", nargs="*", metavar="NAME",
+                        help="run only the benchmarks whose names contain NAME")
+    wanted = parser.parse_args(sys.argv[1:] if argv is None else argv).wanted
+    for word in wanted:
+        if not any(word in name for name in names):
+            parser.error(f"no benchmark matches {word!r} (choose from {', '.join(names)})")
+    for module in BENCHMARKS:
+        if wanted and not any(word in module.removeprefix("bench_") for word in wanted):
             continue
-        print(f"== {path.stem}", flush=True)
-        importlib.import_module(f"benchmarks.{path.stem}").main()
+        print(f"== {module}", flush=True)
+        importlib.import_module(f"benchmarks.{module}").main()
     return 0
 
 

@@ -44,7 +44,7 @@ from vision.cards import CardRecognizer, CardTracker
 from vision.glyphs import GlyphModel
 from vision.imageio import read_image
 from vision.observations import CardObservation
-from vision.scenes.synthetic import FaceLibrary, Scene, SceneBuilder
+from vision.scenes.synthetic import CARD_CM, FIELD_OF_VIEW, FaceLibrary, Scene, SceneBuilder
 from vision.training.glyphs import build_model, examples_per_card, model_without
 
 CARDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
@@ -53,6 +53,11 @@ INDEX_TOLERANCE = 40.0
 FAR_SEEDS = range(100, 108)
 FAR_SCENES = 6
 FAR_CARDS = 3
+#: The whole-table sample: frame size, card width in pixels, scenes and cards per scene.
+TABLE_SIZE = (1920, 1080)
+TABLE_CARD_PX = 70.0
+TABLE_SCENES = 8
+TABLE_CARDS = 8
 #: Camera height bands (cm) the synthetic sample is drawn from.
 BANDS = ((40.0, 55.0), (55.0, 80.0))
 #: Drawings per taught photo: as many as the shipped model draws per face.
@@ -122,6 +127,22 @@ def far_scenes(low_cm: float, high_cm: float, cards_dir: Path = CARDS) -> list[S
     return scenes
 
 
+def whole_table_scenes(cards_dir: Path = CARDS) -> list[Scene]:
+    """A camera that sees every seat: 1920x1080 frames with cards about ``TABLE_CARD_PX``
+    pixels wide (index glyphs about 15 px), ``TABLE_CARDS`` cards scattered per scene."""
+    faces = FaceLibrary(cards_dir / "faces-cc0")
+    names = [str(card) for card in standard_deck()]
+    rng = np.random.default_rng(1080)
+    focal = TABLE_SIZE[0] / 2 / np.tan(np.radians(FIELD_OF_VIEW) / 2)
+    height_cm = float(focal * CARD_CM[0] / TABLE_CARD_PX)
+    scenes = []
+    for seed in range(TABLE_SCENES):
+        builder = SceneBuilder(200 + seed, faces, TABLE_SIZE)
+        cards = [str(name) for name in rng.choice(names, TABLE_CARDS, replace=False)]
+        scenes.append(builder.build(cards, height_cm=height_cm, tilt_degrees=0.0))
+    return scenes
+
+
 def cpu_ms(action: Callable[[], object], repeats: int) -> tuple[float, float]:
     """(best, median) process CPU time of ``action`` in milliseconds."""
     times = []
@@ -150,15 +171,19 @@ def main() -> None:
     )
 
 
-def synthetic_shots(low_cm: float, high_cm: float) -> list[Shot]:
-    """The far-camera sample of one height band as labelled shots."""
+def synthetic_shots(scenes: Sequence[Scene]) -> list[Shot]:
+    """Synthetic scenes as labelled shots (cards with no index in view are not legible)."""
     return [
         Shot(
             f"scene{number}@{scene.camera_height_cm:.0f}cm",
             scene.image,
-            tuple(LabelledCard(card.name, card.index_centers) for card in scene.cards),
+            tuple(
+                LabelledCard(card.name, card.index_centers)
+                for card in scene.cards
+                if card.index_centers
+            ),
         )
-        for number, scene in enumerate(far_scenes(low_cm, high_cm))
+        for number, scene in enumerate(scenes)
     ]
 
 
@@ -173,7 +198,10 @@ def sources() -> dict[str, list[Shot]]:
     }
     found: dict[str, list[Shot]] = dict(real)
     for low_cm, high_cm in BANDS:
-        found[f"synthetic {low_cm:.0f}-{high_cm:.0f} cm"] = synthetic_shots(low_cm, high_cm)
+        found[f"synthetic {low_cm:.0f}-{high_cm:.0f} cm"] = synthetic_shots(
+            far_scenes(low_cm, high_cm)
+        )
+    found["synthetic whole table 1080p"] = synthetic_shots(whole_table_scenes())
     for augmentation in AUGMENTATIONS:
         for name in ("photos-single", "photos-deals", "photos-webcam-felt"):
             found[f"{name}+{augmentation}"] = augmented(real[name], augmentation)
@@ -230,6 +258,7 @@ def measure() -> None:
         + ", ".join(f"{median:.1f}" for _, median in full)
         + " ms (goal <= 25 ms)"
     )
+    stage_figures(recognizer, frames)
     tracking_figures(recognizer, frames[0])
 
 
@@ -245,6 +274,67 @@ def taught_figures() -> None:
     taught = CardRecognizer(build_model(singles, variants=TAUGHT_VARIANTS))
     result = tally(deal_shots(), taught.recognize)
     print(f"cards: deals, taught from the single photos: {result.line(taught.sure_level)}")
+
+
+#: The reader's stages, in the order a frame passes them, and the functions (as
+#: :mod:`vision.cards` calls them) whose process time each stage is charged.
+STAGES = (
+    ("colour and light", "balance"),
+    ("card outlines", "find_card_outlines"),
+    ("index candidates", "first_look"),
+    ("index candidates (closer look)", "closer_look"),
+)
+
+
+def stage_times(recognizer: CardRecognizer, frame: np.ndarray, repeats: int) -> dict[str, float]:
+    """Median process time (ms) per stage of :meth:`CardRecognizer.recognize` on ``frame``:
+    each stage's functions are wrapped with a timer for the measurement; the glyph reads
+    are the model's :meth:`~vision.glyphs.GlyphModel.read`, and "one read per card" is
+    the rest (merging, outlines matched, one-deck rule, pip and back checks)."""
+    import vision.cards as cards_module
+
+    spent: dict[str, float] = {}
+
+    def timed(stage: str, function: Callable[..., object]) -> Callable[..., object]:
+        def wrapper(*args: object, **options: object) -> object:
+            start = time.process_time()
+            try:
+                return function(*args, **options)
+            finally:
+                spent[stage] = spent.get(stage, 0.0) + time.process_time() - start
+
+        return wrapper
+
+    originals = {name: getattr(cards_module, name) for _, name in STAGES}
+    read = GlyphModel.read
+    runs: list[dict[str, float]] = []
+    try:
+        for stage, name in STAGES:
+            setattr(cards_module, name, timed(stage, originals[name]))
+        GlyphModel.read = timed("glyph reads", read)  # type: ignore[method-assign,assignment]
+        for _ in range(repeats):
+            spent.clear()
+            start = time.process_time()
+            recognizer.recognize(frame)
+            total = time.process_time() - start
+            runs.append({**spent, "one read per card": total - sum(spent.values())})
+    finally:
+        for name, function in originals.items():
+            setattr(cards_module, name, function)
+        GlyphModel.read = read  # type: ignore[method-assign]
+    return {
+        stage: 1000 * float(np.median([run.get(stage, 0.0) for run in runs])) for stage in runs[0]
+    }
+
+
+def stage_figures(recognizer: CardRecognizer, frames: Sequence[np.ndarray]) -> None:
+    """Print the time of each stage on each frame."""
+    for number, frame in enumerate(frames, start=1):
+        times = stage_times(recognizer, frame, 5)
+        print(
+            f"cards: stages, frame {number}: "
+            + ", ".join(f"{stage} {ms:.1f} ms" for stage, ms in times.items())
+        )
 
 
 def tracking_figures(recognizer: CardRecognizer, frame: np.ndarray) -> None:

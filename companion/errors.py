@@ -66,6 +66,11 @@ class LogError(LocatedError):
     """A malformed event log line or record."""
 
 
+class StoreWriteError(LogError):
+    """A store that cannot be written now (a full disk, a read-only folder): the event at
+    hand is not logged, and nothing already logged is lost."""
+
+
 class HandError(CompanionError, ValueError):
     """A hand or variable binding the rules do not allow (X = 0, six cards, ...)."""
 

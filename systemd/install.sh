@@ -99,9 +99,11 @@ create_user() {
     done
 }
 
-# A fingerprint of what pip would install: the packages and pyproject.toml of this checkout.
+# What pip installs from the checkout, and a fingerprint of it and of the constraints.
+PROJECT_FILES=(pyproject.toml README.md companion vision hardware ui)
+
 source_fingerprint() {
-    (cd "$SOURCE" && find pyproject.toml companion vision hardware ui -type f \
+    (cd "$SOURCE" && find "${PROJECT_FILES[@]}" systemd/pi-constraints.txt -type f \
         ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum) |
         sha256sum | cut -d' ' -f1
 }
@@ -109,7 +111,7 @@ source_fingerprint() {
 install_project() {
     local fingerprint
     if ! grep -qs '^include-system-site-packages = true' "$VENV/pyvenv.cfg"; then
-        rm -rf "$VENV"
+        rm -rf "$VENV" "$STAMP"
         python3 -m venv --system-site-packages "$VENV"
         say "created the venv $VENV (with the system site packages)"
     fi
@@ -118,7 +120,12 @@ install_project() {
         say "unchanged: the project in $VENV"
         return
     fi
-    "$VENV/bin/pip" install --quiet --upgrade --constraint "$HERE/pi-constraints.txt" "$SOURCE"
+    # Built from a copy, so that no root-owned build files land in the user's checkout.
+    BUILD="$(mktemp -d)"
+    trap 'rm -rf "$BUILD"' EXIT
+    (cd "$SOURCE" && cp -r "${PROJECT_FILES[@]}" "$BUILD/")
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check --root-user-action=ignore \
+        --upgrade --constraint "$HERE/pi-constraints.txt" "$BUILD"
     "$VENV/bin/python" -c 'import picamera2, lgpio, cv2' ||
         fail "picamera2, lgpio or cv2 does not import in $VENV (see the lines above)"
     install -d "$PREFIX/docs"
@@ -177,6 +184,14 @@ install_unit() {
     fi
 }
 
+# A desktop (a display manager) would hold the screen that the app draws on through KMS/DRM.
+warn_about_a_desktop() {
+    if systemctl is-enabled --quiet display-manager.service; then
+        say "warning: a desktop starts at boot and holds the screen; boot to the console instead:"
+        say "  sudo systemctl set-default multi-user.target && sudo systemctl disable display-manager"
+    fi
+}
+
 start_service() {
     [ "$START" = yes ] || return 0
     if ! systemctl is-active --quiet "$SERVICE"; then
@@ -198,6 +213,7 @@ main() {
     install_config
     no_console_blanking
     install_unit
+    warn_about_a_desktop
     start_service
     say "done: journalctl -u $SERVICE -f shows its log; companion doctor checks the set-up"
     if [ "$REBOOT_NEEDED" = yes ]; then

@@ -9,6 +9,7 @@ caller's X opens ``call``, a stated total opens ``stand``, a finished game ``rou
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.uix.label import Label
+from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.engine.clock import ManualClock
@@ -24,7 +27,9 @@ from companion.engine.conductor import Update
 from companion.engine.observations import ButtonPress, Observation, TableStart
 from companion.engine.store import Store
 from companion.errors import CompanionError
+from companion.paths import data_dir
 from hardware.table import Table
+from ui import theme
 from ui.format import expected
 from ui.loop import TableLoop
 from ui.playback import Playback
@@ -60,6 +65,10 @@ DEMO_CONFIRM_SECONDS = 3.0
 change itself (someone is watching: the director's default of 8 s drags)."""
 DEMO_TAIL = 5.0
 """Recorded seconds a demo runs on after its recording ends (a timer may still end it)."""
+log = logging.getLogger(__name__)
+
+STORE_TROUBLE = "Nothing is lost, the game waits: "
+"""How a store that cannot be written now (a full disk) is shown."""
 GAME_SCREENS = ("table", "call", "stand", "pick", "log")
 """Screens that follow the game: the referee's needs switch between them."""
 SCREENS: tuple[type[AppScreen], ...] = (
@@ -74,11 +83,17 @@ class CompanionApp(App):  # type: ignore[misc]
 
     def __init__(self, loop: TableLoop, *, keyboard: bool = True, table: Table | None = None,
                  notifier: ServiceNotifier | None = None, camera: str | None = None,
-                 **kwargs: Any) -> None:
+                 warnings: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.loop = loop
+        self.warnings = warnings
+        """Problems found before the window opened (a broken config, a read-only data
+        folder), shown once it is up."""
+        self.shown_warning = ""
+        self.warning_popup: Popup | None = None
         self.store: Store = loop.store
-        self.data_folder = Path(loop.store.path).resolve().parent
+        self.data_folder = (data_dir() if str(loop.store.path) == ":memory:"
+                            else Path(loop.store.path).resolve().parent)
         self.keyboard = keyboard
         self.io: TableIO | None = None
         self.table = table
@@ -116,6 +131,25 @@ class CompanionApp(App):  # type: ignore[misc]
             Clock.schedule_interval(lambda _dt: self.notifier.alive(), heartbeat)
         if self.keyboard:
             Window.bind(on_key_down=self._key_down, on_key_up=self._key_up)
+        if self.warnings:
+            self.warn("\n".join(self.warnings))
+
+    def warn(self, text: str) -> None:
+        """Show a problem the table must know about (a broken config, a full disk) in a
+        window over the screen; the same text is shown once until it changes."""
+        if text == self.shown_warning:
+            return
+        self.shown_warning = text
+        if self.warning_popup is not None:
+            self.warning_popup.dismiss()
+            self.warning_popup = None
+        if text:
+            log.warning("%s", text)
+            message = Label(text=text, font_size=theme.TEXT, halign="center", valign="middle")
+            message.bind(size=lambda label, size: setattr(label, "text_size", size))
+            self.warning_popup = Popup(title="the table companion needs attention",
+                                       content=message, size_hint=(0.9, 0.6))
+            self.warning_popup.open()
 
     def on_stop(self) -> None:
         self.notifier.stopping()
@@ -171,6 +205,10 @@ class CompanionApp(App):  # type: ignore[misc]
         """Show one step's update: signals to the hooks, the view to the screen."""
         table = self.screens["table"]
         assert isinstance(table, TableScreen)
+        if update.trouble:
+            self.warn(f"{STORE_TROUBLE}{update.trouble}")
+        elif self.shown_warning.startswith(STORE_TROUBLE):
+            self.warn("")  # the store took the waiting moves
         for signal in update.signals:
             if self.io is not None:
                 self.io.play(signal)

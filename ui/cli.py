@@ -16,9 +16,12 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.engine.store import Store
 
 SCREEN_NAMES = ("home", "table", "call", "stand", "round-end", "scoreboard", "settings",
                 "teach", "history")
@@ -60,35 +63,55 @@ def run_app(args: argparse.Namespace) -> int:
 
     on_pi = configure_kivy(fullscreen=args.fullscreen)  # Kivy's import-time lines unlogged
     configure_logging("INFO")
-    from companion.engine.store import Store
+    from companion.paths import config_path
     from ui.app import CompanionApp
+    from ui.health import config_or_defaults
     from ui.loop import TableLoop
 
-    with Store.open(args.data_dir) as store, wired_table(on_pi) as table:
+    config, config_warning = config_or_defaults(config_path())
+    store, store_warning = open_store(args.data_dir)
+    warnings = tuple(w for w in (config_warning, store_warning) if w)
+    with store, wired_table(on_pi, config) as table:
         app = CompanionApp(TableLoop(store, time.time), table=table,
                            notifier=ServiceNotifier(),
-                           camera=None if args.camera == "none" else args.camera)
+                           camera=None if args.camera == "none" else args.camera,
+                           warnings=warnings)
         if args.demo is not None:
             app.play_demo(args.demo, exit_when_over=args.exit_when_over)
         app.run()
     return 0
 
 
+def open_store(data: str | None) -> tuple[Store, str | None]:
+    """The game store in the data folder, or, when that folder cannot be used (read-only,
+    full, damaged), a store in memory and the warning to show: the table still plays, but
+    its games are not kept."""
+    from companion.engine.store import Store
+    from companion.paths import data_dir
+    from ui.health import check_data_dir
+
+    try:
+        folder = data_dir(data)
+        finding = check_data_dir(folder)
+        store = Store.open(folder)
+    except (CompanionError, OSError) as error:
+        return Store(":memory:"), f"{error}: games are not kept until this is fixed"
+    return store, None if finding.ok else f"{finding.detail}: {finding.fix}"
+
+
 @contextlib.contextmanager
-def wired_table(on_pi: bool) -> Iterator[Any]:
-    """The wired buttons, buzzer and lights on the Pi (its pin map from the config), or
+def wired_table(on_pi: bool, config: dict[str, Any]) -> Iterator[Any]:
+    """The wired buttons, buzzer and lights on the Pi (its pin map from ``config``), or
     None elsewhere: the keyboard stands in."""
     if not on_pi:
         yield None
         return
-    from companion.config import load_config
     from companion.paths import config_path
     from hardware.factory import choose_pin_factory
     from hardware.pins import load_pin_map
     from hardware.table import Table
 
-    path = config_path()
-    pin_map = load_pin_map(load_config(path, required=False), path=str(path))
+    pin_map = load_pin_map(config, path=str(config_path()))
     with Table(pin_map, choose_pin_factory()) as table:
         yield table
 

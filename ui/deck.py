@@ -15,19 +15,12 @@ default table layout, with ``seat-n`` named after its player.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.cardmath.catalogue import builtin
 from companion.engine.observations import TableStart
 from companion.engine.seats import ZONE_PREFIX, Seating
 from companion.playing_cards import JOKER, standard_deck
 
-if TYPE_CHECKING:
-    from vision.layout import TableLayout
-
 EXPRESSION_GAMES = ("21x", "21x-solo")
-SOLITAIRE_COLUMNS = 4
-"""Solitaire's columns when the start does not say (the rules' default)."""
 
 
 def deck_cards(start: TableStart) -> list[tuple[str, str]]:
@@ -46,24 +39,12 @@ def deck_cards(start: TableStart) -> list[tuple[str, str]]:
     return [(str(card), str(card)) for card in standard_deck()] + [(JOKER, "joker")]
 
 
-def table_layout(start: TableStart) -> TableLayout:
-    """The default layout of ``start``'s game, as many solitaire columns as it plays.
-
-    >>> len(table_layout(TableStart("solitaire", ("sol",), options={"columns": 6})).zones)
-    8
-    """
-    from vision.layout import DEFAULT_LAYOUTS, solitaire_layout
-
-    if start.game == "solitaire":
-        columns = start.options.get("columns", SOLITAIRE_COLUMNS)
-        return solitaire_layout(columns if isinstance(columns, int) else SOLITAIRE_COLUMNS)
-    return DEFAULT_LAYOUTS[start.game]()
-
-
 def zone_choices(start: TableStart) -> list[tuple[str, str]]:
     """(zone name, its caption) of the game's table: the seats' zones first (captioned
     with their players), then the rest of the game's layout."""
-    zones = [zone.name for zone in table_layout(start).zones]
+    from ui.demo import demo_layout
+
+    zones = [zone.name for zone in demo_layout(start).zones]
     seating = Seating.of(start.players, start.seats)
     seat_zones = [(seat.zone, seat.player) for seat in seating.seats
                   if not zones or seat.zone in zones]

@@ -48,14 +48,17 @@ class Finding:
     fix: str = ""
 
     def to_json(self) -> dict[str, Any]:
+        """The finding as a JSON object: check, ok, detail, fix."""
         return asdict(self)
 
 
 def good(check: str, detail: str) -> Finding:
+    """A passed check."""
     return Finding(check, True, detail)
 
 
 def problem(check: str, detail: str, fix: str) -> Finding:
+    """A failed check: what is wrong and what to do about it."""
     return Finding(check, False, detail, fix)
 
 
@@ -230,7 +233,8 @@ def check_data_dir(path: Path, statvfs: Callable[[Path], os.statvfs_result] = os
             pass
     except OSError as error:
         return problem("data", f"cannot write in {path} ({error.strerror})",
-                       f"sudo chown -R companion:companion {path} (or the user running it)")
+                       "check as the user who writes there (sudo -u companion companion doctor);"
+                       f" if it fails as that user too: sudo chown -R companion:companion {path}")
     free = info.f_bavail * info.f_frsize
     if free < min_free:
         return problem("data", f"only {free / 1e6:.0f} MB free on {path}",
@@ -248,7 +252,8 @@ def run_systemctl(arguments: Sequence[str]) -> str:
 
 
 def check_service(unit: Path = SERVICE_UNIT, systemctl: Systemctl = run_systemctl) -> Finding:
-    """The unit is installed, enabled for boot, and not failed."""
+    """The unit is installed, enabled for boot, no desktop takes the screen, and it has not
+    failed."""
     if not unit.is_file():
         return problem("service", f"{SERVICE} is not installed ({unit})",
                        "sudo systemd/install.sh (from the project checkout)")
@@ -256,6 +261,10 @@ def check_service(unit: Path = SERVICE_UNIT, systemctl: Systemctl = run_systemct
     if enabled != "enabled":
         return problem("service", f"{SERVICE} is installed but {enabled or 'not enabled'}",
                        f"sudo systemctl enable --now {SERVICE}")
+    if systemctl(["is-enabled", "display-manager.service"]) == "enabled":
+        return problem("service", "a desktop starts at boot and holds the screen the app draws on",
+                       "sudo systemctl set-default multi-user.target && sudo systemctl disable"
+                       " display-manager, then reboot")
     active = systemctl(["is-active", SERVICE])
     if active == "failed":
         return problem("service", f"{SERVICE} failed",

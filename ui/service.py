@@ -3,11 +3,14 @@
 The unit (``systemd/companion.service``) is ``Type=notify`` with ``WatchdogSec=``, so the app:
 
 1. calls :func:`configure_logging` first thing, so every line on stderr carries its level;
-2. calls :meth:`ServiceNotifier.ready` once the first frame of the UI has been drawn;
-3. schedules :meth:`ServiceNotifier.alive` with ``kivy.clock.Clock.schedule_interval`` every
-   :func:`watchdog_interval` seconds. The Kivy clock runs its callbacks on the UI thread, so
-   ``WATCHDOG=1`` is sent only while the UI loop turns: a frozen UI stops the heartbeat and
-   systemd kills and restarts it (``Restart=on-failure``);
+2. calls :meth:`ServiceNotifier.ready` once the first frame of the UI is on the screen: from
+   a handler of Kivy's ``Window.on_flip`` that unbinds itself (``App.on_start`` runs before
+   the first frame is drawn);
+3. calls ``schedule_heartbeat(notifier, Clock.schedule_interval)`` (Kivy's clock), which has
+   :meth:`ServiceNotifier.alive` called every :func:`watchdog_interval` seconds. The Kivy clock
+   runs its callbacks on the UI thread, so ``WATCHDOG=1`` is sent only while the UI loop
+   turns: a frozen UI stops the heartbeat and systemd kills and restarts it
+   (``Restart=on-failure``);
 4. calls :meth:`ServiceNotifier.stopping` when it begins to shut down.
 
 Everything here is a no-op when ``NOTIFY_SOCKET`` is unset (started by hand, in tests), and
@@ -34,8 +37,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Mapping
-from typing import Final, TextIO
+from collections.abc import Callable, Mapping
+from typing import Final, TextIO, TypeVar
 
 from companion.errors import CompanionError
 
@@ -54,6 +57,8 @@ SYSLOG_PRIORITY: Final = {
 LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 log = logging.getLogger(__name__)
+
+Scheduled = TypeVar("Scheduled")
 
 
 class ServiceNotifier:
@@ -120,6 +125,24 @@ def watchdog_interval(environ: Mapping[str, str] | None = None) -> float | None:
     if pid is not None and pid != str(os.getpid()):
         return None
     return int(usec) / 2_000_000
+
+
+def schedule_heartbeat(
+    notifier: ServiceNotifier,
+    schedule_interval: Callable[[Callable[[float], None], float], Scheduled],
+    environ: Mapping[str, str] | None = None,
+) -> Scheduled | None:
+    """Have ``notifier.alive()`` called every :func:`watchdog_interval` seconds by the UI clock.
+
+    ``schedule_interval`` is ``kivy.clock.Clock.schedule_interval``; its event is returned (to
+    ``cancel()`` at shutdown), or None when systemd asked for no watchdog.
+
+    >>> schedule_heartbeat(ServiceNotifier(environ={}), lambda call, every: "event", environ={})
+    """
+    interval = watchdog_interval(environ)
+    if interval is None or not notifier.enabled:
+        return None
+    return schedule_interval(lambda _elapsed: notifier.alive(), interval)
 
 
 class JournalFormatter(logging.Formatter):

@@ -30,7 +30,7 @@ import numpy as np
 
 from vision.cards import CARD_PER_GLYPH, CardRecognizer
 from vision.light import white_gains
-from vision.outline import find_card_outlines, side
+from vision.outline import Quad, find_card_outlines, side
 
 #: A cast is worth fixing when one channel needs this much more gain than another.
 CAST_RATIO = 1.15
@@ -44,8 +44,9 @@ BLUR_SIGMA = 1.3
 #: sees less table than it could.
 SMALL_GLYPH = 9.0
 LARGE_GLYPH = 40.0
-#: A poker card's height in centimetres.
+#: A poker card's height in centimetres, and its height over its width.
 CARD_HEIGHT_CM = 8.8
+CARD_PROPORTION = 8.8 / 6.3
 #: Horizontal field of view of the Raspberry Pi camera module 2 (degrees).
 PI_CAMERA_FOV = 62.2
 CHANNELS = ("blue", "green", "red")
@@ -152,7 +153,7 @@ def camera_height(
     glyph = float(np.median([read.candidate.glyph_size for read in reads]))
     outlines = find_card_outlines(frame_bgr)
     card_px = (
-        float(np.median([(side(quad, 1) + side(quad, 3)) / 2 for quad in outlines]))
+        float(np.median([card_height_px(quad) for quad in outlines]))
         if outlines
         else CARD_PER_GLYPH * glyph
     )
@@ -177,6 +178,14 @@ def camera_height(
             f"the camera sees little of the table: raise it to about {goal:.0f} cm",
         )
     return Finding("camera height", value, True)
+
+
+def card_height_px(quad: Quad) -> float:
+    """A whole card's height in pixels: its long side, or its short side times the card's
+    proportions when a tilted camera foreshortens the long side more."""
+    short = (side(quad, 0) + side(quad, 2)) / 2
+    long = (side(quad, 1) + side(quad, 3)) / 2
+    return max(long, short * CARD_PROPORTION)
 
 
 def check_frame(

@@ -46,6 +46,10 @@ CARD_PER_GLYPH = 11.5
 #: to narrow bridge cards give.
 DIAGONAL_SLOPE = (1.0, 2.2)
 DIAGONAL_GLYPHS = (7.0, 17.0)
+#: A read this close (card heights) to a whole card's corner means the corner was read.
+CORNER_READ = 0.25
+#: Two reads closer than this many glyph sizes are one index read twice.
+SAME_PLACE = 0.8
 #: Card width over card height.
 CARD_ASPECT = 0.68
 #: Index centre from the card's corner, as fractions of card (width, height).
@@ -61,12 +65,19 @@ JOKER_WHITE = 0.55
 #: A whole card with less blank face than this is a back (the CC0 backs have about 0.4,
 #: court cards 0.6, number cards 0.8): what looks like an index on it is pattern.
 BACK_WHITE = 0.5
+#: Window (pixels at ``JOKER_SIZE``) over which blank face is compared with the brightest,
+#: and the share of the card's brightest below which nothing counts as blank.
+BLANK_WINDOW = 9
+BLANK_FLOOR = 0.35
 #: Blur (pixels at ``JOKER_SIZE``) so line drawings still match after a slight misfit.
 JOKER_BLUR = 1.5
 JOKER = "JK"
 #: An index centre lies this far along the way from a card's corner to its centre.
 INDEX_ALONG_DIAGONAL = 0.22
-#: Frames with a longer side than this are read downscaled to it.
+#: Camera frames up to this longer side (1080p) are read as they are (a camera that sees
+#: the whole table gives index glyphs of only 7-9 px); larger photos are read downscaled
+#: to ``MAX_SIDE``.
+CAMERA_SIDE = 1920
 MAX_SIDE = 1600
 #: A photo where nothing is found is read again this much smaller, down to this shorter side.
 RETRY_STEP = 0.7
@@ -146,12 +157,11 @@ class CardRecognizer:
         reads = self.confident_reads(readable)
         small = [c for c in candidates if c.glyph_size < SMALL_GLYPH]
         small = [c for c, tiny in zip(small, dwarfed(small, reads), strict=True) if not tiny]
-        spots = spots_of(small) + small_card_corners(outlines)
+        spots = spots_of(small) + unread_corners(small_card_corners(outlines), reads)
         if spots:
             kept, fresh = closer_look(frame_bgr, readable, spots, white_level)
             replaced = {id(c) for c, keep in zip(readable, kept, strict=True) if not keep}
-            reads = [r for r in reads if id(r.candidate) not in replaced]
-            reads += self.confident_reads(fresh)
+            reads = surer_of_two(reads, self.confident_reads(fresh), replaced)
         reads = exclusive_reads(reads)
         tiny = dwarfed([r.candidate for r in reads], reads)
         return [r for r, fragment in zip(reads, tiny, strict=True) if not fragment]
@@ -168,14 +178,14 @@ class CardRecognizer:
     def recognize(self, frame_bgr: np.ndarray) -> list[CardObservation]:
         """One observation per physical card whose index can be read, and per whole joker.
 
-        Frames larger than ``MAX_SIDE`` (phone photos) are read at a reduced size:
+        Frames larger than ``CAMERA_SIDE`` (phone photos) are read at ``MAX_SIDE``:
         a close-up's glyphs can be too large for the ink window, so the photo is
         read again at a size that makes them about ``GOOD_GLYPH`` pixels, or
         smaller (see ``RETRY_STEP``) while nothing is found. Positions are always in
         the frame's own pixels. The frame is white-balanced first (:mod:`vision.light`).
         """
         frame_bgr = balance(frame_bgr)
-        if max(frame_bgr.shape[:2]) <= MAX_SIDE:
+        if max(frame_bgr.shape[:2]) <= CAMERA_SIDE:
             return self.recognize_at_scale(frame_bgr)
         factor = MAX_SIDE / max(frame_bgr.shape[:2])
         while True:
@@ -270,6 +280,50 @@ def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:
     return spots
 
 
+def surer_of_two(
+    first: Sequence[IndexRead], closer: Sequence[IndexRead], replaced: set[int]
+) -> list[IndexRead]:
+    """Reads from the frame's own size (``first``; ``replaced``: ids of the candidates the
+    closer look stands in for) and from the enlarged closer look (``closer``). Where both
+    read an index at one place the more confident stays, the frame's own read on a tie:
+    enlarging adds no detail, and a wide spade whose thin stem parts from it when enlarged
+    reads as a club. A replaced read that no closer read matches is dropped."""
+
+    def same_place(one: IndexRead, other: IndexRead) -> bool:
+        gap = float(np.hypot(*np.subtract(one.candidate.center, other.candidate.center)))
+        return gap <= SAME_PLACE * one.candidate.glyph_size
+
+    kept_closer = [
+        read
+        for read in closer
+        if not any(
+            same_place(own, read) and own.reading.confidence >= read.reading.confidence
+            for own in first
+        )
+    ]
+    kept_first = []
+    for read in first:
+        rivals = [other for other in closer if same_place(read, other)]
+        if any(other.reading.confidence > read.reading.confidence for other in rivals):
+            continue
+        if id(read.candidate) in replaced and not rivals:
+            continue
+        kept_first.append(read)
+    return kept_first + kept_closer
+
+
+def unread_corners(spots: Sequence[Spot], reads: Sequence[IndexRead]) -> list[Spot]:
+    """The corner ``spots`` of whole cards with no index read near them yet (within
+    ``CORNER_READ`` card heights): a corner read at the frame's own size needs no closer look
+    (the enlarged picture of a well-read index is no better, and costs time)."""
+    centres = np.array([r.candidate.center for r in reads]).reshape(-1, 2)
+    return [
+        (centre, glyph)
+        for centre, glyph in spots
+        if not (np.hypot(*(centres - centre).T) < CORNER_READ * CARD_PER_GLYPH * glyph).any()
+    ]
+
+
 def dwarfed(candidates: Sequence[IndexCandidate], reads: Sequence[IndexRead]) -> list[bool]:
     """For each candidate, whether it is much smaller (``DWARFED``) than the indices read
     within a card height of it (their median size, so one misread does not decide): then it
@@ -333,9 +387,13 @@ def card_images(frame_bgr: np.ndarray, outlines: Sequence[Quad]) -> list[np.ndar
 
 
 def white_share(card_grey: np.ndarray) -> float:
-    """The share of a card image that is near its brightest (blank card face)."""
+    """The share of a card image that is blank card face: near the brightest of its
+    surroundings (``BLANK_WINDOW`` pixels), so a shadow across the card does not make the
+    shaded half count as print, and not in the dark (under ``BLANK_FLOOR`` of the card's
+    brightest)."""
+    local = cv2.dilate(card_grey, np.ones((BLANK_WINDOW, BLANK_WINDOW), np.uint8))
     bright = float(np.percentile(card_grey, 95))
-    return float(np.mean(card_grey >= 0.8 * bright))
+    return float(np.mean((card_grey >= 0.8 * local) & (local >= BLANK_FLOOR * bright)))
 
 
 def joker_score(card_grey: np.ndarray, templates: np.ndarray) -> float:
@@ -518,11 +576,14 @@ def at_opposite_corner(first: IndexCandidate, second: IndexCandidate) -> bool:
 
 
 def same_card(first: IndexRead, second: IndexRead) -> bool:
-    """Whether two reads of one rank can be one card: one corner read twice, or its two corners
-    (a suit misread at one corner still makes one card)."""
+    """Whether two reads can be one card: one index read twice (at one place whatever the
+    names: a spot holds one index), or a card's two corners (of one rank; a suit misread at
+    one corner still makes one card)."""
+    gap = float(np.hypot(*np.subtract(first.candidate.center, second.candidate.center)))
+    if gap <= SAME_PLACE * first.candidate.glyph_size:
+        return True
     if first.reading.rank != second.reading.rank:
         return False
-    gap = float(np.hypot(*np.subtract(first.candidate.center, second.candidate.center)))
     if first.card == second.card and gap <= 2 * first.candidate.glyph_size:
         return True
     return at_opposite_corner(first.candidate, second.candidate)

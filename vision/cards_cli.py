@@ -6,9 +6,10 @@ OpenCV is imported inside the handler, so building the command parser stays ligh
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+
+from companion.cli.output import print_json
 
 if TYPE_CHECKING:
     from vision.observations import CardObservation
@@ -46,7 +47,7 @@ def run_recognize(args: argparse.Namespace) -> int:
         write_image(args.annotate, annotate(frame, cards))
     height, width = frame.shape[:2]
     if args.json:
-        print(json.dumps(as_json(width, height, cards)))
+        print_json(as_json(width, height, cards))
     else:
         print(as_table(width, height, cards))
     return 0

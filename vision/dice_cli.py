@@ -6,8 +6,9 @@ OpenCV is imported inside the handler so that building the command parser stays 
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
+
+from companion.cli.output import print_json
 
 
 def register(subcommands: Any) -> None:
@@ -33,7 +34,7 @@ def run_dice(args: argparse.Namespace) -> int:
     image = read_image(args.image)
     dice = find_dice(image, dark=args.dark)
     if args.json:
-        print(json.dumps({"dice": [die.to_json() for die in dice]}))
+        print_json({"dice": [die.to_json() for die in dice]})
         return 0
     if not dice:
         print(f"{args.image}: no dice found")

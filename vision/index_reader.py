@@ -22,6 +22,8 @@ from functools import cache
 import cv2
 import numpy as np
 
+from vision.light import white_threshold
+
 #: Rank glyph patch (width, height) and suit glyph patch size, in pixels.
 RANK_PATCH = (14, 20)
 SUIT_PATCH = (14, 14)
@@ -189,7 +191,7 @@ def find_ink_blobs(
         frame_bgr = frame_bgr[oy : oy + rh, ox : ox + rw]
     darkest = darkest_channel(frame_bgr)
     level = card_white_level(darkest) if white_level is None else white_level
-    white = (darkest > level).astype(np.uint8)
+    white = cv2.compare(darkest, white_threshold(frame_bgr, darkest, level), cv2.CMP_GT) // 255
     ink = cv2.adaptiveThreshold(
         darkest, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, INK_CONTRAST
     )
@@ -212,7 +214,10 @@ def find_ink_blobs(
     white_count = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     ring = (x1 - x0) * (y1 - y0) - area[ids]
     ringed = white_count >= WHITE_RING * np.maximum(ring, 1)
-    ids = ids[ringed]
+    # A blob touching the picture's edge may be a glyph cut in half (a "J" from the top of
+    # a card running off the frame): not a glyph to read.
+    whole = (xi > 0) & (yi > 0) & (xi + wi < width) & (yi + hi < height)
+    ids = ids[ringed & whole]
     boxes = stats[ids, :4].astype(np.int64)
     centers = centroids[ids] + (ox, oy)
     return InkBlobs(

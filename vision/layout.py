@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +33,7 @@ from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from companion.config import parse_toml, read_toml_text
 from companion.engine.seats import seat_zone
 from companion.errors import LocatedError
 
@@ -189,9 +189,11 @@ def _homography(image: list[Point], table: list[Point]) -> tuple[tuple[float, fl
         raise LayoutError("calibration points do not span the table (three or more in a line?)")
     normalised = vt[-1].reshape(3, 3)
     matrix = np.linalg.inv(target_norm) @ normalised @ source_norm
-    if abs(matrix[2, 2]) < 1e-12 or abs(np.linalg.det(matrix)) < 1e-12 * abs(matrix[2, 2]) ** 3:
+    matrix /= np.linalg.norm(matrix)  # not by the corner entry: it is 0 when the image
+    # origin maps to infinity, a sound homography all the same
+    if abs(np.linalg.det(matrix)) < 1e-12:
         raise LayoutError("calibration points do not span the table (three or more in a line?)")
-    return _as_tuple(matrix / matrix[2, 2])
+    return _as_tuple(matrix)
 
 
 def _normalise(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -268,24 +270,15 @@ class TableLayout:
         """Read a layout file; any problem is a one-line :class:`LayoutError` naming the line."""
         file = Path(path)
         try:
-            text = file.read_text(encoding="utf-8")
+            text = read_toml_text(file, error=LayoutError)
         except FileNotFoundError:
             raise LayoutError("no such layout file", path=str(path)) from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise LayoutError(f"cannot read the layout file ({error})", path=str(path)) from None
         return cls.loads(text, path=str(path))
 
     @classmethod
     def loads(cls, text: str, *, path: str = "") -> TableLayout:
         """Parse layout TOML (see ``docs/vision-camera-dice-layout.md`` for the format)."""
-        try:
-            document = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            message = str(error)
-            found = re.search(r"\(at line (\d+), column \d+\)", message)
-            line = int(found.group(1)) if found else None
-            reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
-            raise LayoutError(f"not valid TOML: {reason}", path=path, line=line) from None
+        document = parse_toml(text, path=path, error=LayoutError)
         return _Reader(text, path).layout(document)
 
     def save(self, path: str | os.PathLike[str]) -> None:

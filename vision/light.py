@@ -30,7 +30,7 @@ GAIN_RANGE = (0.5, 2.5)
 #: Gains this close to 1 are left alone (no work for a camera that is balanced already).
 GAIN_TOLERANCE = 0.12
 #: Pixels sampled every this many pixels each way.
-SAMPLE_STEP = 4
+SAMPLE_STEP = 6
 
 
 def white_gains(frame_bgr: np.ndarray) -> tuple[float, float, float]:
@@ -70,3 +70,50 @@ def apply_gains(frame_bgr: np.ndarray, gains: tuple[float, float, float]) -> np.
 def balance(frame_bgr: np.ndarray) -> np.ndarray:
     """``frame_bgr`` white-balanced on its brightest pixels (see :func:`white_gains`)."""
     return apply_gains(frame_bgr, white_gains(frame_bgr))
+
+
+#: Card white in a shadow: at least this share of the local white (the darkest channel
+#: closed, dilated then eroded, over ``SHADE_WINDOW`` pixels: print smaller than that is
+#: filled in, a shadow's edge stays where it is) ...
+LOCAL_WHITE = 0.75
+SHADE_WINDOW = 37
+#: ... and never below this share of the frame's own white level, so dark cloth stays table.
+SHADE_FLOOR = 0.4
+#: Only where that brightest spot is grey (its darkest channel at least this share of its
+#: brightest): shadowed white is, cork, wood and felt are not.
+NEUTRAL = 0.8
+#: The local level is measured at 1/``SHADE_STEP`` size.
+SHADE_STEP = 4
+
+
+def white_threshold(frame_bgr: np.ndarray, darkest: np.ndarray, level: float) -> np.ndarray:
+    """Per pixel, the darkest-channel level above which a pixel is card white.
+
+    ``darkest`` is the frame's per-pixel darkest channel, ``level`` the frame's white
+    level (Otsu). Where a shadow darkens the table the threshold drops to ``LOCAL_WHITE``
+    of the local grey white (not below ``SHADE_FLOOR`` of ``level``), so a card
+    in a hard shadow is still card white while coloured table stays table.
+
+    >>> frame = np.full((40, 80, 3), (30, 90, 40), np.uint8)   # green cloth
+    >>> frame[10:30, 5:25] = 220                                 # a card in the light
+    >>> frame[10:30, 50:70] = 100                                # a card in a shadow
+    >>> darkest = frame.min(axis=2)
+    >>> limit = white_threshold(frame, darkest, 120.0)
+    >>> bool(darkest[20, 15] > limit[20, 15]), bool(darkest[20, 60] > limit[20, 60])
+    (True, True)
+    >>> bool(darkest[5, 40] > limit[5, 40])                      # the cloth between them
+    False
+    """
+    height, width = darkest.shape
+    size = (max(1, width // SHADE_STEP), max(1, height // SHADE_STEP))
+    small = cv2.resize(darkest, size, interpolation=cv2.INTER_AREA)
+    reach = max(3, SHADE_WINDOW // SHADE_STEP) | 1
+    kernel = np.ones((reach, reach), np.uint8)
+    brightest = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel).astype(np.float32)
+    blue, green, red = cv2.split(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA))
+    strongest = cv2.morphologyEx(cv2.max(cv2.max(blue, green), red), cv2.MORPH_CLOSE, kernel)
+    strongest = strongest.astype(np.float32)
+    grey = brightest >= NEUTRAL * np.maximum(strongest, 1.0)
+    local = np.where(grey, brightest * LOCAL_WHITE, level)
+    local = np.clip(local, SHADE_FLOOR * level, level).astype(np.uint8)
+    return np.asarray(cv2.resize(local, (width, height), interpolation=cv2.INTER_LINEAR))

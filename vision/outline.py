@@ -20,8 +20,9 @@ Quad = tuple[Point, Point, Point, Point]
 
 #: Card long side over short side (poker 88/63 = 1.40, bridge 88/56 = 1.57).
 CARD_ASPECT = 1.4
-#: Accepted aspect range, wide enough for a camera tilted by up to about 30 degrees.
-ASPECT_RANGE = (1.1, 1.85)
+#: Accepted aspect range: a camera looking down at an angle foreshortens cards until they
+#: look square (a webcam at the table edge), and narrow bridge cards seen straight are 1.6.
+ASPECT_RANGE = (1.0, 1.85)
 #: Smallest card area as a fraction of the frame.
 MIN_AREA_FRACTION = 0.002
 
@@ -77,10 +78,14 @@ def find_card_outlines(frame_bgr: np.ndarray) -> list[Quad]:
     """
     mask = card_white_mask(frame_bgr)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # Outer boundaries of every white region, also of cards lying on a cloth that lies on a
+    # white table (islands inside a hole of the table's region).
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     frame_area = frame_bgr.shape[0] * frame_bgr.shape[1]
     outlines: list[Quad] = []
-    for contour in contours:
+    for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=True):
+        if links[3] >= 0:
+            continue
         area = cv2.contourArea(contour)
         if area < MIN_AREA_FRACTION * frame_area or area > 0.6 * frame_area:
             continue

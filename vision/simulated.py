@@ -70,7 +70,7 @@ FACES_DIR = Path(__file__).resolve().parent.parent.parent / "shared/data/cards/f
 DEFAULT_HEIGHT_CM = 70.0
 #: Space (mm) kept between the cards of a row, and the least overlap step that leaves a
 #: standard card's corner index in view.
-ROW_GAP = 6.0
+ROW_GAP = 10.0
 MIN_STEP = 14.0
 #: How far (mm) down a solitaire column each card lies below the one before.
 COLUMN_STEP = 30.0
@@ -194,12 +194,19 @@ class SimulatedTable(Camera):
     # --- changing the table -------------------------------------------------------------
 
     def place(self, card: str, zone: str, *, slot: int | None = None) -> None:
-        """Put ``card`` in ``zone``: at ``slot`` (0 first), else after the cards already there."""
+        """Put ``card`` in ``zone`` at ``slot`` (default: the first free one).
+
+        A card's place in its zone depends on its slot only, so laying or taking one card
+        never moves the others: slot 0 is in the middle of a seat's row (then right,
+        left, ...), at the top of a column, top left in a zone for several cards (the
+        trick, a hand), at the bottom of a pile.
+        """
         self._check_card(card)
         self._check_zone(zone)
         with self._lock:
             if slot is None:
-                slot = 1 + max((p.slot for p in self._placements if p.zone == zone), default=-1)
+                taken = {p.slot for p in self._placements if p.zone == zone}
+                slot = next(k for k in range(len(taken) + 1) if k not in taken)
             self._placements.append(Placement(card, zone, slot))
             self._render = None
 
@@ -212,7 +219,7 @@ class SimulatedTable(Camera):
             return placement
 
     def move(self, card: str, zone: str, *, slot: int | None = None) -> None:
-        """Move ``card`` to ``zone`` (at ``slot``, else after the cards there)."""
+        """Move ``card`` to ``zone`` (at ``slot``, default the first free one)."""
         self._check_zone(zone)
         with self._lock:
             self._find(card)
@@ -339,43 +346,46 @@ class SimulatedTable(Camera):
         items: list[tuple[CardFace, _Pose, tuple[float, float]]] = []
         seats = [zone for zone in self.layout.zones if zone.kind == "player"]
         for zone in self.layout.zones:
-            cards = sorted((p for p in self._placements if p.zone == zone.name),
-                           key=lambda p: p.slot)
-            if not cards:
-                continue
-            if zone in seats:
-                poses = self._seat_row(len(cards), seats.index(zone), len(seats))
-            elif zone.kind == "column":
-                poses = _column(zone, len(cards))
-            else:
-                poses = _pile(zone, len(cards))
-            items += [(self._face(p.card), pose, (CARD_WIDTH, CARD_HEIGHT))
-                      for p, pose in zip(cards, poses, strict=True)]
+            for placement in sorted((p for p in self._placements if p.zone == zone.name),
+                                    key=lambda p: p.slot):
+                if zone in seats:
+                    pose = self._seat_pose(placement.slot, seats.index(zone), len(seats))
+                elif zone.kind == "column":
+                    pose = _column_pose(zone, placement.slot)
+                else:
+                    pose = _zone_pose(zone, placement.slot)
+                items.append((self._face(placement.card), pose, (CARD_WIDTH, CARD_HEIGHT)))
         tray = self._dice_zone()
         if tray is not None and self._dice:
-            poses = _row(tray, len(self._dice), size=(DIE_MM, DIE_MM), gap=DIE_MM * 1.4)
-            items += [(die_face(value), pose, (DIE_MM, DIE_MM))
-                      for value, pose in zip(self._dice, poses, strict=True)]
+            xs, ys = zip(*tray.polygon, strict=True)
+            step = min(DIE_MM * 2.4, (max(xs) - min(xs) - DIE_MM) / max(1, len(self._dice) - 1))
+            cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+            count = len(self._dice)
+            items += [
+                (die_face(value), _Pose(cx + (k - (count - 1) / 2) * step, cy, 0.0),
+                 (DIE_MM, DIE_MM))
+                for k, value in enumerate(self._dice)
+            ]
         return items
 
-    def _seat_row(self, count: int, seat: int, seats: int) -> list[_Pose]:
-        """Cards in a row facing seat ``seat`` of ``seats`` (seat 0 at the bottom edge, then
-        clockwise, as :func:`~vision.layout.players_layout` lays them out)."""
+    def _seat_pose(self, slot: int, seat: int, seats: int) -> _Pose:
+        """Where slot ``slot`` of the row facing seat ``seat`` of ``seats`` lies (seat 0 at
+        the bottom edge, then clockwise, as :func:`~vision.layout.players_layout` has it)."""
         angle = math.pi / 2 + seat * 2 * math.pi / seats
         direction = (math.cos(angle), math.sin(angle))
         reach = min(_reach(self.layout.width, self.layout.height, direction),
                     self._visible_reach(direction))
         distance = max(0.0, reach - CARD_HEIGHT / 2 - EDGE_MARGIN)
-        cx, cy = self.layout.width / 2, self.layout.height / 2
-        anchor = (cx + direction[0] * distance, cy + direction[1] * distance)
+        place = (slot + 1) // 2 * (1 if slot % 2 else -1)  # 0, 1, -1, 2, -2, ...
+        half_room = distance  # the wedge widens away from the centre: as wide as it is far
+        step = CARD_WIDTH + ROW_GAP
+        if place and abs(place) * step > half_room:
+            step = max(MIN_STEP, half_room / abs(place))
         along = (math.sin(angle), -math.cos(angle))
-        room = 2 * distance + CARD_WIDTH  # the wedge widens away from the centre
-        step = _step(count, CARD_WIDTH, room)
-        rotation = math.degrees(angle) - 90.0
-        return [
-            _Pose(anchor[0] + along[0] * offset, anchor[1] + along[1] * offset, rotation)
-            for offset in ((k - (count - 1) / 2) * step for k in range(count))
-        ]
+        offset = place * step
+        return _Pose(self.layout.width / 2 + direction[0] * distance + along[0] * offset,
+                     self.layout.height / 2 + direction[1] * distance + along[1] * offset,
+                     math.degrees(angle) - 90.0)
 
     def _visible_reach(self, direction: tuple[float, float]) -> float:
         """How far from the table centre, along ``direction``, the camera sees."""
@@ -406,52 +416,46 @@ def _reach(width: float, height: float, direction: tuple[float, float]) -> float
                height / 2 / abs(dy) if abs(dy) > 1e-9 else math.inf)
 
 
-def _step(count: int, item: float, room: float, gap: float = ROW_GAP) -> float:
-    """The distance between neighbours of a row of ``count`` items in ``room`` mm."""
-    if count < 2:
-        return 0.0
-    return max(MIN_STEP if item > DIE_MM else item, min(item + gap, (room - item) / (count - 1)))
-
-
-def _row(zone: Zone, count: int, *, size: tuple[float, float], gap: float) -> list[_Pose]:
-    """Items side by side across the middle of ``zone``, overlapping if it is too narrow."""
+def _bounds(zone: Zone) -> tuple[float, float, float, float]:
+    """The zone's box: left, top, right, bottom."""
     xs, ys = zip(*zone.polygon, strict=True)
-    step = _step(count, size[0], max(xs) - min(xs), gap)
-    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
-    return [_Pose(cx + (k - (count - 1) / 2) * step, cy, 0.0) for k in range(count)]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
-def _pile(zone: Zone, count: int) -> list[_Pose]:
-    """Cards in a grid around the middle of ``zone``, apart, each with its centre in the
-    zone (the cards may reach past its edge); a row overlapping them when that cannot be.
+def _zone_pose(zone: Zone, slot: int) -> _Pose:
+    """Slot ``slot`` of a zone other than a seat's or a column.
 
-    Overlapping cards are hard to read, so a small zone (the trick) still shows up to
-    four whole cards.
+    A zone with room for several cards lays them whole in a grid from its top left; a
+    zone a little larger than a card (the trick) lets two a side reach past its edge,
+    their centres in the zone (cards under others are hard to read); more cards than the
+    grid holds lie squarely on the earlier ones, as a zone for one card (a grid cell, a
+    pile) piles them: an edge peeping out from under the top card would make its outline
+    that of no card.
     """
-    xs, ys = zip(*zone.polygon, strict=True)
-    pitch_x, pitch_y = CARD_WIDTH + ROW_GAP / 2, CARD_HEIGHT + ROW_GAP / 2
-    inner_w, inner_h = max(xs) - min(xs) - 2 * ROW_GAP, max(ys) - min(ys) - 2 * ROW_GAP
-    columns = 1 + max(0, int(inner_w // pitch_x))
-    rows = 1 + max(0, int(inner_h // pitch_y))
-    if count > columns * rows:
-        return _row(zone, count, size=(CARD_WIDTH, CARD_HEIGHT), gap=ROW_GAP)
-    columns = min(columns, count)
-    rows = math.ceil(count / columns)
-    cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
-    return [
-        _Pose(cx + (k % columns - (columns - 1) / 2) * pitch_x,
-              cy + (k // columns - (rows - 1) / 2) * pitch_y, 0.0)
-        for k in range(count)
-    ]
+    left, top, right, bottom = _bounds(zone)
+    pitch_x, pitch_y = CARD_WIDTH + ROW_GAP, CARD_HEIGHT + ROW_GAP
+    columns = _grid_count(right - left - ROW_GAP, pitch_x)
+    rows = _grid_count(bottom - top - ROW_GAP, pitch_y)
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    cell = slot % (columns * rows)
+    return _Pose(cx + (cell % columns - (columns - 1) / 2) * pitch_x,
+                 cy + (cell // columns - (rows - 1) / 2) * pitch_y, 0.0)
 
 
-def _column(zone: Zone, count: int) -> list[_Pose]:
-    """Cards stacked down ``zone`` from its top, each showing the top of the one below."""
-    xs, ys = zip(*zone.polygon, strict=True)
-    room = max(ys) - min(ys) - CARD_HEIGHT
-    step = min(COLUMN_STEP, room / (count - 1)) if count > 1 else 0.0
-    cx, top = (max(xs) + min(xs)) / 2, min(ys) + CARD_HEIGHT / 2
-    return [_Pose(cx, top + k * step, 0.0) for k in range(count)]
+def _grid_count(room: float, pitch: float) -> int:
+    """How many cards a zone's grid has across ``room`` mm: as many as fit whole, or, if
+    not two, as many as have their centre inside (two for a zone a little over a card)."""
+    inside = int(room // pitch)
+    return inside if inside >= 2 else 1 + max(0, inside)
+
+
+def _column_pose(zone: Zone, slot: int) -> _Pose:
+    """Slot ``slot`` of a column: cards down ``zone`` from its top, each showing the top of
+    the one below (closer together once the column is full)."""
+    left, top, right, bottom = _bounds(zone)
+    room = bottom - top - CARD_HEIGHT
+    step = min(COLUMN_STEP, room / slot) if slot else 0.0
+    return _Pose((left + right) / 2, top + CARD_HEIGHT / 2 + slot * step, 0.0)
 
 
 def fitting_height(layout: TableLayout, size: tuple[int, int] = (1280, 720)) -> float:

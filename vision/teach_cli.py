@@ -12,9 +12,10 @@ kept in ``<data dir>/decks/DECK/``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
+
+from companion.cli.output import print_json
 
 EXPLAIN_KEYS = "Enter = keep, r = redo, s = skip, b = back, q = stop and save"
 #: Frame size asked of a live camera: fine print (21X expressions) needs the pixels.
@@ -176,7 +177,7 @@ def run_decks(args: argparse.Namespace) -> int:
             }
         )
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print_json(rows)
     elif not rows:
         print("no taught decks yet (companion teach DECK --catalogue 21x)")
     for row in rows:

@@ -13,9 +13,9 @@ A card under another (a solitaire column, a pile) is often not readable: once re
 is remembered where it lay while a card read since covers it, so it is not reported
 removed just because it is hidden.
 
-Cards are read by a :data:`CardReader`: :func:`standard_reader` for playing cards (the
-tracker re-reads only where the picture changed), :func:`profile_reader` for a taught
-deck (21X cards).
+Cards are read by a :data:`CardReader`: :func:`standard_reader` for playing cards,
+:func:`profile_reader` for a taught deck (21X cards); both read only where the picture
+changed, and let three reads vote (:class:`ChangeReader`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from companion.engine.events import Event
 from companion.engine.observations import CameraStatus, Observation, Sighting
 from companion.errors import DeviceError
 from vision.camera import Camera, CameraFeed, Frame, Image
-from vision.cards import CardRecognizer, CardTracker
+from vision.cards import CardRecognizer
 from vision.dice import find_dice
 from vision.layout import Point, TableLayout
 from vision.observations import CardObservation, DieObservation
@@ -56,6 +56,14 @@ COVERED_SHARE = 0.15
 #: somewhere are a changed picture (sensor noise stays well below).
 CHANGE_CELL = 8
 CHANGE_LEVEL = 18
+#: Reads of a changed picture that vote on what it shows.
+VOTES = 3
+#: Cards whose centre lies up to ``REACH`` pixels past a change are read again, in a crop
+#: reaching ``MARGIN`` pixels (more than half a card's diagonal at 1280x720) further, so
+#: they are read whole; a change over more than ``FULL_SHARE`` of the frame is read whole.
+REACH = 30
+MARGIN = 100
+FULL_SHARE = 0.4
 #: Frames kept for the frames-per-second figure.
 FPS_WINDOW = 20
 
@@ -80,25 +88,153 @@ class Preview:
 
 
 def standard_reader(recognizer: CardRecognizer | None = None) -> CardReader:
-    """Playing cards, re-read only where the picture changed."""
-    return CardTracker(recognizer if recognizer is not None else CardRecognizer()).update
+    """Playing cards, read again where the picture changed (see :class:`ChangeReader`)."""
+    return ChangeReader((recognizer if recognizer is not None else CardRecognizer()).recognize)
 
 
 def profile_reader(profile: DeckProfile) -> CardReader:
-    """The cards of a taught deck (21X), read again only when the picture changed."""
-    recognizer = ProfileRecognizer(profile)
-    last: list[np.ndarray] = []
-    cards: list[CardObservation] = []
+    """The cards of a taught deck (21X), read again where the picture changed."""
+    return ChangeReader(ProfileRecognizer(profile).recognize)
 
-    def read(frame: Image) -> list[CardObservation]:
-        nonlocal cards
+
+Box = tuple[int, int, int, int]
+"""A part of a frame: x0, y0, x1, y1 (pixels, end excluded)."""
+
+
+class ChangeReader:
+    """Reads a frame's cards with ``recognize`` only where the picture changed.
+
+    Each frame is compared, in grey at 1/``CHANGE_CELL`` size, with the last one (sensor
+    noise stays below ``CHANGE_LEVEL``). The cards whose centre lies within ``reach``
+    pixels of a change are read again, by ``recognize`` on a crop reaching ``margin``
+    pixels (more than half a card's diagonal) further, so they are read whole; cards
+    elsewhere keep their last reading. A change over more than ``full_share`` of the
+    frame is read whole. A changed part is read on ``votes`` frames in a row and then
+    holds the cards a majority of those reads agree on: one read can miss a card or
+    see one that is not there, a majority seldom does.
+
+    >>> reads = iter([["7h", "Kd"], ["7h"], ["7h", "Kd", "2c"]])
+    >>> reader = ChangeReader(lambda frame: [CardObservation(c, (5, 5), (0, 0), 1.0)
+    ...                                      for c in next(reads)], votes=3)
+    >>> frame = np.zeros((16, 16, 3), np.uint8)
+    >>> [[card.card for card in reader(frame)] for _ in range(4)], reader.reads
+    ([['7h', 'Kd'], ['7h'], ['7h', 'Kd'], ['7h', 'Kd']], 3)
+    """
+
+    def __init__(self, recognize: CardReader, *, votes: int = VOTES, reach: int = REACH,
+                 margin: int = MARGIN, full_share: float = FULL_SHARE) -> None:
+        self.recognize = recognize
+        self.votes = votes
+        self.reach = reach
+        self.margin = margin
+        self.full_share = full_share
+        self.cards: list[CardObservation] = []
+        self.reads = 0
+        self._reference: np.ndarray | None = None
+        self._changed: list[Box] = []
+        self._ballots: list[list[CardObservation]] = []
+
+    def __call__(self, frame: Image) -> list[CardObservation]:
         thumbnail = _thumbnail(frame)
-        if not last or last[0].shape != thumbnail.shape or _changed(thumbnail, last[0]):
-            last[:] = [thumbnail]
-            cards = recognizer.recognize(frame)
-        return cards
+        height, width = frame.shape[:2]
+        reference, self._reference = self._reference, thumbnail
+        if reference is None or reference.shape != thumbnail.shape:
+            self._restart([(0, 0, width, height)])
+        else:
+            changed = cv2.absdiff(thumbnail, reference) > CHANGE_LEVEL
+            if changed.any():
+                self._restart(_change_boxes(changed))
+        if not self._changed:
+            return self.cards
+        accepts = [_grown(box, self.reach, width, height) for box in self._changed]
+        crops = [_grown(box, self.margin, width, height) for box in accepts]
+        if sum(_area(crop) for crop in crops) > self.full_share * width * height:
+            crops = accepts = [(0, 0, width, height)]
+        ballot = [card for crop, accept in zip(crops, accepts, strict=True)
+                  for card in self._read(frame, crop) if _inside(card.center, accept)]
+        self._ballots.append(ballot)
+        kept = [card for card in self.cards
+                if not any(_inside(card.center, accept) for accept in accepts)]
+        if len(self._ballots) < self.votes:
+            return kept + ballot
+        self.cards = kept + _majority(self._ballots)
+        self._changed = []
+        return self.cards
 
-    return read
+    def _restart(self, boxes: list[Box]) -> None:
+        """A (new) change in ``boxes``: joined to any still being voted on, voted afresh."""
+        self._changed = _merged(self._changed + boxes, self.reach + self.margin)
+        self._ballots = []
+
+    def _read(self, frame: Image, crop: Box) -> list[CardObservation]:
+        self.reads += 1
+        x0, y0, x1, y1 = crop
+        if crop == (0, 0, frame.shape[1], frame.shape[0]):
+            return self.recognize(frame)
+        return [_shifted(card, x0, y0)
+                for card in self.recognize(np.ascontiguousarray(frame[y0:y1, x0:x1]))]
+
+
+def _change_boxes(changed: np.ndarray) -> list[Box]:
+    """The boxes (frame pixels) around each patch of changed thumbnail cells."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8))
+    cell = CHANGE_CELL
+    return [(int(x) * cell, int(y) * cell, int(x + w) * cell, int(y + h) * cell)
+            for x, y, w, h, _ in stats[1:count]]
+
+
+def _merged(boxes: list[Box], reach: int) -> list[Box]:
+    """``boxes`` with any two that come within ``2 * reach`` of each other joined (their
+    crops would overlap)."""
+    merged: list[Box] = []
+    for box in sorted(boxes):
+        for number, other in enumerate(merged):
+            if (box[0] < other[2] + 2 * reach and other[0] < box[2] + 2 * reach
+                    and box[1] < other[3] + 2 * reach and other[1] < box[3] + 2 * reach):
+                merged[number] = (min(box[0], other[0]), min(box[1], other[1]),
+                                  max(box[2], other[2]), max(box[3], other[3]))
+                break
+        else:
+            merged.append(box)
+    return merged
+
+
+def _grown(box: Box, by: int, width: int, height: int) -> Box:
+    return (max(0, box[0] - by), max(0, box[1] - by), min(width, box[2] + by),
+            min(height, box[3] + by))
+
+
+def _area(box: Box) -> int:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _inside(point: tuple[float, float], box: Box) -> bool:
+    return box[0] <= point[0] < box[2] and box[1] <= point[1] < box[3]
+
+
+def _shifted(card: CardObservation, dx: float, dy: float) -> CardObservation:
+    def moved(point: tuple[float, float]) -> tuple[float, float]:
+        return (point[0] + dx, point[1] + dy)
+
+    return replace(card, center=moved(card.center), index=moved(card.index),
+                   corners=tuple(moved(corner) for corner in card.corners))
+
+
+def _majority(ballots: list[list[CardObservation]]) -> list[CardObservation]:
+    """The cards read in more than half the ballots (each as its latest read found it).
+
+    Cards of one name (two jokers) are told apart by their order from left to right.
+    """
+    latest: dict[tuple[str, int], CardObservation] = {}
+    counts: dict[tuple[str, int], int] = {}
+    for ballot in ballots:
+        order: dict[str, int] = {}
+        for card in sorted(ballot, key=lambda seen: seen.center):
+            key = (card.card, order.setdefault(card.card, 0))
+            order[card.card] += 1
+            latest[key] = card
+            counts[key] = counts.get(key, 0) + 1
+    return [card for key, card in latest.items() if 2 * counts[key] > len(ballots)]
 
 
 def _thumbnail(frame: Image) -> np.ndarray:
@@ -106,10 +242,6 @@ def _thumbnail(frame: Image) -> np.ndarray:
     height, width = grey.shape
     size = (max(1, width // CHANGE_CELL), max(1, height // CHANGE_CELL))
     return np.asarray(cv2.resize(grey, size, interpolation=cv2.INTER_AREA))
-
-
-def _changed(thumbnail: np.ndarray, reference: np.ndarray) -> bool:
-    return bool((cv2.absdiff(thumbnail, reference) > CHANGE_LEVEL).any())
 
 
 class _Stopped(Exception):

@@ -63,6 +63,9 @@ def power_bits(base: Fraction, exponent: int) -> int:
     """
     if base == 0 or abs(base) == 1:
         return 1
+    lower = abs(exponent) * (bits(base) - 1)  # exact, and at least |exponent|
+    if lower > 2**60:
+        return lower
     return int(abs(exponent) * math.log2(max(abs(base.numerator), base.denominator))) + 1
 
 
@@ -87,8 +90,10 @@ def too_large(what: str, size: int, *, tiny: bool = False) -> ValueTooLarge:
 beyond any card near 21)'
     """
     kind = "too small" if tiny else "too large"
+    digits = size * 301_029_995_664 // 10**12 + 1  # log10(2) to 12 places
+    count = str(digits) if digits < 10**15 else scientific(Fraction(digits), 3)
     return ValueTooLarge(
-        f"{what} is {kind} to value exactly (about {int(size / _LOG2_10) + 1} digits; "
+        f"{what} is {kind} to value exactly (about {count} digits; "
         f"the limit is {VALUE_DIGITS} digits, far beyond any card near 21)"
     )
 
@@ -108,7 +113,7 @@ def check_value(value: Fraction, what: str) -> Fraction:
 
 
 def scientific(value: Fraction, digits: int = 6) -> str:
-    """``value`` to ``digits`` significant digits, as ``1.23457e+5000`` (any size, cheap).
+    """``value`` cut to ``digits`` significant digits, as ``1.23456e+5000`` (any size, cheap).
 
     >>> scientific(Fraction(2) ** 100), scientific(Fraction(-1, 3)), scientific(Fraction(0))
     ('1.26765e+30', '-3.33333e-01', '0')

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cardmath.expr import Expr, parse
-from companion.config import parse_toml
+from companion.config import parse_toml, read_toml_text
 from companion.errors import CatalogueError, CompanionError, ExpressionError
 from companion.paths import data_dir
 from companion.playing_cards import JOKER, RANKS, SUITS
@@ -129,9 +129,9 @@ def load_catalogue(path: str | Path) -> Catalogue:
     """Read one catalogue file; :class:`CatalogueError` names the file and line on failure."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise CatalogueError(f"cannot read catalogue: {error}", path=str(path)) from None
+        text = read_toml_text(path, error=CatalogueError)
+    except FileNotFoundError:
+        raise CatalogueError("no such catalogue file", path=str(path)) from None
     return parse_catalogue(text, str(path))
 
 

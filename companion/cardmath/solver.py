@@ -66,6 +66,11 @@ MAX_MIXED_SEARCH = 2_000
 looked at in the float pass, about 1.5 s here at this range."""
 EXHAUSTIVE_PAIRS = 250_000
 """Most (X, Y) pairs tried one by one when X and Y mix outside a polynomial."""
+TREE_WORK = 400_000
+"""Most steps of evaluating terms on the tree in one search (nodes times values tried,
+weighted by ``NODE_COST``): about 2 s here."""
+NODE_COST = {"factorsum": 200, "factorial": 20, "fib": 5}
+"""The cost of a celebrity call or a factorial in tree steps (any other node costs 1)."""
 
 
 @dataclass(frozen=True)
@@ -325,6 +330,7 @@ def solve(
     hand = _Hand(cards, v)
     xs = x_order(search)
     ys = list(range(1, search + 1)) if hand.uses_y else []
+    _check_tree_work(hand, len(xs), len(ys))
     x_pairs, x_extras = hand.table("X", xs)
     if not hand.uses_y:
         return _search_x(xs, _with_extras(x_pairs, x_extras))
@@ -351,6 +357,37 @@ def solve(
         raise HandError(f"X and Y are multiplied together, so every pair is looked at: use a "
                         f"search range of at most {MAX_MIXED_SEARCH}")
     return _search_mixed(hand, a, b, mixed, common)
+
+
+def tree_cost(expr: Expr) -> int:
+    """The steps one evaluation of ``expr`` on the tree takes (see ``NODE_COST``).
+
+    >>> from companion.cardmath.expr import parse
+    >>> tree_cost(parse("X + 1")), tree_cost(parse("X! * factorsum(X)"))
+    (3, 223)
+    """
+    cost, stack = 0, [expr]
+    while stack:
+        node = stack.pop()
+        name = node.function if isinstance(node, Call) else (
+            "factorial" if isinstance(node, Factorial) else "")
+        cost += NODE_COST.get(name, 1)
+        stack.extend(node.children())
+    return cost
+
+
+def _check_tree_work(hand: _Hand, x_count: int, y_count: int) -> None:
+    """Refuse a search whose tree-evaluated terms would take more than ``TREE_WORK`` steps."""
+    def cost(key: str) -> int:
+        return sum(tree_cost(term) for _, term in hand.residuals[key])
+
+    work = x_count * cost("X") + y_count * cost("Y") + x_count * y_count * cost("XY")
+    if work > TREE_WORK:
+        largest = (math.isqrt(TREE_WORK // (2 * cost("XY"))) if cost("XY")
+                   else TREE_WORK // (2 * cost("X") + cost("Y")))
+        raise HandError(f"some cards are evaluated one X at a time (like X!*X) and this "
+                        f"range would take too long: use a search range of at most "
+                        f"{max(1, largest)}")
 
 
 def _exhaustive_range() -> int:

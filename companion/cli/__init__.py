@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ COMMAND_MODULES = (
     "companion.cli.demo",
     "companion.cli.referee",
     "companion.cli.play",
+    "companion.cli.store",
     "hardware.cli",
     "vision.teach_cli",
     "vision.dice_cli",
@@ -42,7 +44,16 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, like every other error."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE_ERROR, f"{self.prog}: error: {message}\n")
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {one_line(message)}\n")
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with its line breaks written as ``\n``, so an error stays on one line.
+
+    >>> print(one_line("unknown name 'a" + chr(10) + "b'"))
+    unknown name 'a\nb'
+    """
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def build_parser() -> Parser:
@@ -59,6 +70,9 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):  # a name the terminal cannot show is escaped
+            stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
         code: int = args.handler(args)
@@ -66,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CompanionError, OSError) as error:
         if isinstance(error, BrokenPipeError):
             return _reader_went_away()
-        print(f"companion {args.command}: error: {error}", file=sys.stderr)
+        print(f"companion {args.command}: error: {one_line(str(error))}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         return 130
@@ -74,7 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get(DEBUG_ENV):
             raise
         print(
-            f"companion {args.command}: internal error: {type(error).__name__}: {error}"
+            f"companion {args.command}: internal error: {type(error).__name__}: "
+            f"{one_line(str(error))}"
             f" (run with {DEBUG_ENV}=1 for details)",
             file=sys.stderr,
         )

@@ -10,12 +10,12 @@ when the value is a finite decimal; X and Y are JSON numbers when whole.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from companion.cardmath.solver import MAX_SEARCH
+from companion.cli.output import print_json
 
 if TYPE_CHECKING:
     from companion.cardmath.catalogue import Card
@@ -84,6 +84,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--v", type=whole_number(1), default=1,
                         help="the value of V: 1 + games won this session (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--data-dir", help="where the owner's decks are (default: user data dir)")
     parser.add_argument("--catalogue", action="append", default=[], metavar="PATH",
                         help="an extra catalogue TOML file (repeatable)")
     parser.add_argument("--non-integer-x", action="store_true",
@@ -103,8 +104,9 @@ def _rules(args: argparse.Namespace) -> HandRules:
 def _cards(args: argparse.Namespace) -> list[Card]:
     from companion.cardmath.catalogue import owner_catalogue
     from companion.errors import HandError
+    from companion.paths import data_dir
 
-    catalogue = owner_catalogue(args.catalogue)
+    catalogue = owner_catalogue(args.catalogue, directory=data_dir(args.data_dir))
     cards = [catalogue.resolve(token) for token in args.cards]
     for card in cards:
         if card.expression is None:
@@ -193,7 +195,7 @@ def run_check(args: argparse.Namespace) -> int:
             "status": result.status.value,
             "icons": sum(card.icons for card in cards),
         }
-        print(json.dumps(report, ensure_ascii=False))
+        print_json(report)
         return 0
     print(describe_hand(cards, x, y, args.v) + chosen)
     print("\n".join(working(cards, x, y, args.v, result)))
@@ -218,7 +220,7 @@ def run_solve(args: argparse.Namespace) -> int:
         return found | {"total": value_json(a.total)["value"]}
 
     if args.json:
-        print(json.dumps({
+        print_json({
             "cards": [{"card": token, "id": card.id, "text": card.text}
                       for token, card in zip(args.cards, cards, strict=True)],
             "n": len(cards),
@@ -226,7 +228,7 @@ def run_solve(args: argparse.Namespace) -> int:
             "range": args.search,
             "twentyone": [assignment(a) for a in solution.twentyone],
             "best": assignment(solution.best) if solution.best else None,
-        }, ensure_ascii=False))
+        })
         return 0
     print(f"Hand {', '.join(c.text for c in cards)} (N = {len(cards)}), "
           f"searching 1 <= |X| <= {args.search}")
@@ -247,8 +249,9 @@ def _xy(x: Fraction, y: Fraction | None) -> str:
 
 def solve_summary(solution: Solution, limit: int = 12) -> str:
     """One line listing the assignments that make 21 (the first ``limit`` of them)."""
-    found = [_xy(a.x, a.y) for a in solution.twentyone]
+    found = [_xy(a.x, a.y) for a in solution.twentyone[:limit]]
     if not found:
         return "No X in the range makes exactly 21."
-    more = f" ... and {len(found) - limit} more" if len(found) > limit else ""
-    return f"Exactly 21 with: {'; '.join(found[:limit])}{more}"
+    extra = len(solution.twentyone) - limit
+    more = f" ... and {extra} more" if extra > 0 else ""
+    return f"Exactly 21 with: {'; '.join(found)}{more}"

@@ -17,7 +17,9 @@ EXAMPLE_XS = (4, 1, 2)
 
 def register(subcommands: Any) -> None:
     """Add ``demo``."""
-    demo = subcommands.add_parser("demo", help="show the 21X rulebook example, checked and solved")
+    demo = subcommands.add_parser(
+        "demo", help="show the 21X rulebook example, checked and solved",
+        description="Check the 21X rulebook's example hand at three values of X and solve it.")
     demo.set_defaults(handler=run_demo)
 
 

@@ -8,22 +8,22 @@ Both take ``--json`` for machine-readable output and ``--data-dir`` for the stor
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
+
+from companion.cli.output import print_json, store_command
 
 
 def register(subcommands: Any) -> None:
     """Add the ``replay`` and ``scores`` commands."""
-    replay = subcommands.add_parser("replay", help="replay a game log and print its outcome")
+    replay = store_command(
+        subcommands, "replay", "replay a game log and print its outcome",
+        "Replay a JSON-lines log (or a stored game, by its id) and print who won and why, "
+        "the points and who was eliminated.", run_replay)
     replay.add_argument("log", help="a .jsonl event log, or the id of a game in the store")
-    replay.add_argument("--json", action="store_true", help="print the summary as JSON")
-    replay.add_argument("--data-dir", help="where the game store is (default: user data dir)")
-    replay.set_defaults(handler=run_replay)
-    scores = subcommands.add_parser("scores", help="print leaderboards and standings")
-    scores.add_argument("--json", action="store_true", help="print the leaderboards as JSON")
-    scores.add_argument("--data-dir", help="where the game store is (default: user data dir)")
-    scores.set_defaults(handler=run_scores)
+    store_command(subcommands, "scores", "print leaderboards and standings",
+                  "Print the best times, personal bests, high scores, standings and matches "
+                  "from the game store.", run_scores)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -32,12 +32,12 @@ def run_replay(args: argparse.Namespace) -> int:
     from companion.engine.store import Store
 
     if args.log.isdigit() and not Path(args.log).exists():
-        with Store.open(args.data_dir) as store:
+        with Store.open(args.data_dir, read_only=True) as store:
             summary = replay(store.events(store.game(int(args.log)).id)).summary()
     else:
         summary = replay_file(args.log).summary()
     if args.json:
-        print(json.dumps(summary, indent=2, default=str))
+        print_json(summary)
     else:
         print(_describe(summary))
     return 0
@@ -90,10 +90,10 @@ def run_scores(args: argparse.Namespace) -> int:
     from companion.engine.scores import leaderboards
     from companion.engine.store import Store
 
-    with Store.open(args.data_dir) as store:
+    with Store.open(args.data_dir, read_only=True) as store:
         boards = leaderboards(store)
     if args.json:
-        print(json.dumps(boards, indent=2))
+        print_json(boards)
         return 0
     print("21X single player, best times:")
     for rank, entry in enumerate(boards["best_times"]["21x-solo"], start=1):

@@ -5,7 +5,9 @@ thread; one thread (the app's UI loop, or ``companion play``) calls :meth:`~Cond
 which ticks the timers, drains the queue, has the game's translator turn each observation
 into moves, submits them to the referee, and tells every listener what changed: the new
 events, the new :class:`~companion.engine.view.GameView`, the open attention items and the
-signals for lights, sounds and voice. Nothing else calls the referee.
+signals for lights, sounds and voice. Nothing else calls the referee. When the log cannot be
+written (a full disk), nothing is lost: the observation waits for the next step, and the
+update says why (``trouble``) so the screen can show it.
 
 >>> from companion.engine.clock import ManualClock
 >>> from companion.engine.observations import ButtonPress, TableStart
@@ -24,6 +26,7 @@ signals for lights, sounds and voice. Nothing else calls the referee.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import queue
 from collections.abc import Callable
@@ -45,7 +48,7 @@ from companion.engine.seats import Seating
 from companion.engine.store import Store
 from companion.engine.timers import EXPIRED
 from companion.engine.view import GameView
-from companion.errors import CompanionError, IllegalMove, MalformedMove
+from companion.errors import CompanionError, IllegalMove, MalformedMove, StoreWriteError
 from companion.games.registry import translator_for
 from companion.games.translate import Ask, Choice, Submit, Table, Translator, dismiss
 
@@ -88,6 +91,8 @@ class Update:
     view: GameView
     attention: tuple[Attention, ...]
     signals: tuple[Signal, ...]
+    trouble: str = ""
+    """Why the log cannot be written now (a full disk): the game waits, nothing is lost."""
 
 
 Listener = Callable[[Update], None]
@@ -106,6 +111,7 @@ class Conductor:
         self._attention: dict[int, Attention] = {}
         self._ids = itertools.count(1)
         self._signals: list[Signal] = []
+        self._retry: collections.deque[Observation] = collections.deque()
 
     @classmethod
     def start(cls, store: Store, clock: Clock, start: TableStart,
@@ -152,22 +158,37 @@ class Conductor:
         first_new = len(self.referee.events)
         was_over = self.view.outcome.over
         self._signals = []
-        self._timers(self.referee.tick())
-        while True:
-            try:
-                observation = self._inbox.get_nowait()
-            except queue.Empty:
-                break
-            self._handle(observation)
+        trouble = ""
+        try:
             self._timers(self.referee.tick())
+            while observation := self._next():
+                memory = self.memory
+                try:
+                    self._handle(observation)
+                except StoreWriteError:
+                    self.memory = memory
+                    self._retry.appendleft(observation)
+                    raise
+                self._timers(self.referee.tick())
+        except StoreWriteError as error:
+            trouble = str(error)
         new = tuple(self.referee.events[first_new:])
         view = self.view
         if view.outcome.over and not was_over:
             self._signals.append(Signal("over"))
-        update = Update(new, view, self.attention, tuple(self._signals))
+        update = Update(new, view, self.attention, tuple(self._signals), trouble)
         for listener in self._listeners:
             listener(update)
         return update
+
+    def _next(self) -> Observation | None:
+        """The next observation: one the store could not take yet, else a new one."""
+        if self._retry:
+            return self._retry.popleft()
+        try:
+            return self._inbox.get_nowait()
+        except queue.Empty:
+            return None
 
     def _table(self) -> Table:
         return Table(self.referee.rules, self.referee.state, self.seating,
@@ -240,6 +261,8 @@ class Conductor:
             if replacement is not None and not isinstance(replacement, dict):
                 raise IllegalMove("a correction's replacement must be an object")
             self.referee.correct(target, replacement, str(tap.data.get("reason", "")))
+        except StoreWriteError:
+            raise
         except CompanionError as error:
             self._signals.append(Signal("refused", detail=str(error)))
 

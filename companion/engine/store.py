@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +29,9 @@ from typing import Any
 
 from companion.closing import Closing
 from companion.engine.events import Event
-from companion.errors import LogError
+from companion.engine.storefile import connect, damaged
+from companion.errors import LogError, StoreWriteError
+from companion.jsonlines import MAX_LINE_CHARS, load_line
 from companion.paths import data_dir
 
 FILE_NAME = "companion.sqlite3"
@@ -96,37 +98,62 @@ class ResultRecord:
 
 
 class Store(Closing):
-    """An open game store; ``Store(path)`` creates the file and tables if needed."""
+    """An open game store; ``Store(path)`` creates the file and tables if needed.
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    Only the companion's own file is ever written, and a damaged one is refused (see
+    :mod:`companion.engine.storefile`). ``read_only=True`` never writes (a missing
+    store then reads as empty); ``check=False`` skips the integrity check, for
+    recovering what a damaged store still holds.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False,
+                 check: bool = True) -> None:
         self.path = str(path)
-        try:
-            self._db = sqlite3.connect(self.path, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as error:
-            raise LogError(f"not a usable game store ({error})", path=self.path) from None
+        self.read_only = read_only
+        self._db = connect(self.path, SCHEMA, read_only=read_only, check=check)
 
     @classmethod
-    def open(cls, directory: str | os.PathLike[str] | None = None) -> Store:
+    def open(cls, directory: str | os.PathLike[str] | None = None, *,
+             read_only: bool = False) -> Store:
         """The store in ``directory`` (default: the user data directory)."""
-        return cls(Path(data_dir(directory)) / FILE_NAME)
+        return cls(Path(data_dir(directory)) / FILE_NAME, read_only=read_only)
 
     def close(self) -> None:
         """Close the database file."""
         self._db.close()
 
+    def _rows(self, query: str, arguments: Sequence[Any] = ()) -> list[Any]:
+        """Every row of a read query; a damaged file is a ``LogError`` naming it."""
+        try:
+            return self._db.execute(query, arguments).fetchall()
+        except sqlite3.DatabaseError as error:
+            raise damaged(self.path, error) from None
+        except UnicodeDecodeError:
+            raise damaged(self.path, "a text that is not UTF-8") from None
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        self._db.execute("BEGIN IMMEDIATE")
+        if self.read_only:
+            raise StoreWriteError("the game store was opened read-only", path=self.path)
         try:
-            yield self._db
-        except BaseException:
-            self._db.execute("ROLLBACK")
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.IntegrityError:
             raise
-        self._db.execute("COMMIT")
+        except sqlite3.DatabaseError as error:
+            reason = str(error).lower()
+            if "readonly" in reason or "read-only" in reason:
+                raise StoreWriteError(f"cannot write the game store ({error})",
+                                      path=self.path) from None
+            if "full" in reason or "disk i/o" in reason:
+                raise StoreWriteError(f"cannot write the game store: the disk is full or"
+                                      f" failing ({error})", path=self.path) from None
+            raise damaged(self.path, error) from None
 
     def new_session(self, started_at: float, games_planned: int | None = None) -> int:
         """Open a session (a sitting of games; a match if ``games_planned`` is set)."""
@@ -139,16 +166,17 @@ class Store(Closing):
 
     def sessions(self) -> list[int]:
         """Ids of every session, oldest first."""
-        return [int(row[0]) for row in self._db.execute("SELECT id FROM sessions ORDER BY id")]
+        return [int(row[0]) for row in self._rows("SELECT id FROM sessions ORDER BY id")]
 
     def session_games_planned(self, session_id: int) -> int | None:
         """How many games the session's match was agreed to last (None: open-ended)."""
-        row = self._db.execute(
-            "SELECT games_planned FROM sessions WHERE id = ?", (session_id,)
-        ).fetchone()
-        if row is None:
+        rows = self._rows("SELECT games_planned FROM sessions WHERE id = ?", (session_id,))
+        if not rows:
             raise LogError(f"no session {session_id} in the store", path=self.path)
-        return None if row[0] is None else int(row[0])
+        planned = rows[0][0]
+        if planned is not None and not isinstance(planned, int):
+            raise LogError(f"session {session_id} has a garbled games_planned", path=self.path)
+        return planned
 
     def new_game(self, game: str, started_at: float, session_id: int | None = None,
                  start: Event | None = None) -> int:
@@ -163,17 +191,18 @@ class Store(Closing):
             if start is not None:
                 db.execute(
                     "INSERT INTO events (game_id, seq, t, kind, data) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, start.seq, start.t, start.kind, json.dumps(dict(start.data))),
+                    (game_id, start.seq, start.t, start.kind, _event_data(start, self.path)),
                 )
         return game_id
 
     def append(self, game_id: int, event: Event) -> None:
         """Commit one event to the game's log (its own transaction, durable on return)."""
+        data = _event_data(event, self.path)
         try:
             with self._transaction() as db:
                 db.execute(
                     "INSERT INTO events (game_id, seq, t, kind, data) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, event.seq, event.t, event.kind, json.dumps(dict(event.data))),
+                    (game_id, event.seq, event.t, event.kind, data),
                 )
         except sqlite3.IntegrityError:
             raise LogError(f"game {game_id} already has an event {event.seq} "
@@ -181,43 +210,75 @@ class Store(Closing):
 
     def events(self, game_id: int) -> list[Event]:
         """The game's log in order; a corrupt record raises ``LogError``."""
-        rows = self._db.execute(
-            "SELECT seq, t, kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
+        rows = self._rows(
+            "SELECT seq, t, kind, data FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
         where = f"{self.path}#game{game_id}"
-        events = []
-        for seq, t, kind, data in rows:
-            try:
-                loaded = json.loads(data)
-            except (TypeError, json.JSONDecodeError):
-                raise LogError(f"event {seq} has corrupt data", path=where) from None
-            events.append(Event.from_dict({"seq": seq, "t": t, "kind": kind, "data": loaded},
-                                          path=where, line=None))
+        events: list[Event] = []
+        for row in rows:
+            event = _event(row, where)
+            if events and event.t < events[-1].t:
+                raise LogError(f"event {event.seq} goes back in time", path=where)
+            events.append(event)
         return events
+
+    def game_ids(self) -> list[int]:
+        """Every game id the file still yields, from the games and the events tables (for
+        recovering a damaged store: a table that cannot be read is skipped)."""
+        found: set[int] = set()
+        for query in ("SELECT id FROM games", "SELECT DISTINCT game_id FROM events"):
+            try:
+                found |= {row[0] for row in self._rows(query) if isinstance(row[0], int)}
+            except LogError:
+                continue
+        return sorted(found)
+
+    def salvage(self, game_id: int) -> list[Event]:
+        """The game's events, or when the log cannot be read whole, its readable beginning."""
+        try:
+            return self.events(game_id)
+        except LogError:
+            pass
+        events: list[Event] = []
+        while True:
+            try:
+                rows = self._rows("SELECT seq FROM events WHERE game_id = ? AND seq > ? "
+                                  "ORDER BY seq LIMIT 1",
+                                  (game_id, events[-1].seq if events else -1))
+                if not rows:
+                    return events
+                event = self._event_row(game_id, rows[0][0])
+            except LogError:
+                return events
+            if events and event.t < events[-1].t:
+                return events
+            events.append(event)
+
+    def _event_row(self, game_id: int, seq: int) -> Event:
+        rows = self._rows("SELECT seq, t, kind, data FROM events WHERE game_id = ? AND seq = ?",
+                          (game_id, seq))
+        return _event(rows[0], f"{self.path}#game{game_id}")
 
     def game(self, game_id: int) -> GameRecord:
         """One game's record; ``LogError`` if there is no such game."""
-        row = self._db.execute(
+        rows = self._rows(
             "SELECT id, game, session_id, started_at, finished, summary FROM games WHERE id = ?",
-            (game_id,),
-        ).fetchone()
-        if row is None:
+            (game_id,))
+        if not rows:
             raise LogError(f"no game {game_id} in the store", path=self.path)
-        return _game_record(row)
+        return _game_record(rows[0], self.path)
 
     def games(self, game: str | None = None) -> list[GameRecord]:
         """Every game (of one kind if ``game`` is given), oldest first."""
         query = "SELECT id, game, session_id, started_at, finished, summary FROM games"
-        rows = (self._db.execute(query + " WHERE game = ? ORDER BY id", (game,))
-                if game else self._db.execute(query + " ORDER BY id"))
-        return [_game_record(row) for row in rows.fetchall()]
+        rows = (self._rows(query + " WHERE game = ? ORDER BY id", (game,))
+                if game else self._rows(query + " ORDER BY id"))
+        return [_game_record(row, self.path) for row in rows]
 
     def unfinished(self) -> list[int]:
         """Ids of games that have events but no recorded end, oldest first."""
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT id FROM games WHERE finished = 0 AND id IN (SELECT game_id FROM events) "
-            "ORDER BY id"
-        ).fetchall()
+            "ORDER BY id")
         return [int(row[0]) for row in rows]
 
     def finish(self, game_id: int, summary: Mapping[str, Any]) -> None:
@@ -227,24 +288,21 @@ class Store(Closing):
         ``summary["points"]`` gives each player's points and ``summary["winners"]`` who
         won; a numeric ``summary["time"]`` (single-player 21X) is kept for best times.
         """
-        over = bool(summary.get("over"))
-        points = summary.get("points", {}) if over else {}
-        winners = set(summary.get("winners", [])) if over else set()
-        time = summary.get("time")
         with self._transaction() as db:
-            db.execute(
-                "UPDATE games SET finished = ?, summary = ? WHERE id = ?",
-                (over, json.dumps(dict(summary)), game_id),
-            )
-            db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
-            for player in sorted(set(points) | winners):
-                db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (player,))
-                db.execute(
-                    "INSERT INTO results (game_id, player, points, won, time) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (game_id, player, int(points.get(player, 0)), player in winners,
-                     time if player in winners else None),
-                )
+            _record_finish(db, game_id, summary)
+
+    def add_game(self, events: Sequence[Event], summary: Mapping[str, Any]) -> int:
+        """Store a whole replayed game (an imported log) and its outcome in one transaction."""
+        start = events[0]
+        with self._transaction() as db:
+            cursor = db.execute("INSERT INTO games (game, session_id, started_at) VALUES (?, ?, ?)",
+                                (start.data.get("game"), None, start.t))
+            game_id = int(cursor.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO events (game_id, seq, t, kind, data) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, e.seq, e.t, e.kind, _event_data(e, self.path)) for e in events])
+            _record_finish(db, game_id, summary)
+        return game_id
 
     def results(self, game: str | None = None, session_id: int | None = None,
                 ) -> list[ResultRecord]:
@@ -258,9 +316,8 @@ class Store(Closing):
         if session_id is not None:
             query += " AND g.session_id = ?"
             arguments.append(session_id)
-        rows = self._db.execute(query + " ORDER BY r.game_id, r.player", arguments).fetchall()
-        return [ResultRecord(game_id=row[0], game=row[1], session_id=row[2], player=row[3],
-                             points=row[4], won=bool(row[5]), time=row[6]) for row in rows]
+        rows = self._rows(query + " ORDER BY r.game_id, r.player", arguments)
+        return [_result_record(row, self.path) for row in rows]
 
     def session_wins(self, session_id: int, game: str) -> dict[str, int]:
         """How many games of ``game`` each player has won in the session."""
@@ -271,7 +328,71 @@ class Store(Closing):
         return wins
 
 
-def _game_record(row: tuple[Any, ...]) -> GameRecord:
-    summary = json.loads(row[5]) if row[5] else None
-    return GameRecord(id=row[0], game=row[1], session_id=row[2], started_at=row[3],
-                      finished=bool(row[4]), summary=summary)
+def _event(row: tuple[Any, ...], where: str) -> Event:
+    """An event from its row; corrupt data is a ``LogError`` naming the game and event."""
+    seq, t, kind, data = row
+    if not isinstance(data, str):
+        raise LogError(f"event {seq} has corrupt data", path=where)
+    try:
+        loaded = load_line(data, path=where, line=None)
+    except LogError as error:
+        raise LogError(f"event {seq} has corrupt data ({error.message})", path=where) from None
+    return Event.from_dict({"seq": seq, "t": t, "kind": kind, "data": loaded},
+                           path=where, line=None)
+
+
+def _record_finish(db: sqlite3.Connection, game_id: int, summary: Mapping[str, Any]) -> None:
+    over = bool(summary.get("over"))
+    points = summary.get("points", {}) if over else {}
+    winners = set(summary.get("winners", [])) if over else set()
+    time = summary.get("time")
+    db.execute("UPDATE games SET finished = ?, summary = ? WHERE id = ?",
+               (over, json.dumps(dict(summary)), game_id))
+    db.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+    for player in sorted(set(points) | winners):
+        db.execute("INSERT OR IGNORE INTO players (name) VALUES (?)", (player,))
+        db.execute(
+            "INSERT INTO results (game_id, player, points, won, time) VALUES (?, ?, ?, ?, ?)",
+            (game_id, player, int(points.get(player, 0)), player in winners,
+             time if player in winners else None),
+        )
+
+
+def _event_data(event: Event, path: str) -> str:
+    """The event's data as stored: JSON within the log-line limit."""
+    try:
+        data = json.dumps(dict(event.data), allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise LogError(f"event {event.seq} has data that is not plain JSON ({error})",
+                       path=path) from None
+    if len(data) > MAX_LINE_CHARS:
+        raise LogError(f"event {event.seq} has too much data ({len(data)} characters, limit "
+                       f"{MAX_LINE_CHARS})", path=path)
+    return data
+
+
+def _game_record(row: tuple[Any, ...], path: str) -> GameRecord:
+    game_id, game, session_id, started_at, finished, summary = row
+    where = f"{path}#game{game_id}"
+    summary_text = summary
+    try:
+        summary = load_line(summary_text, path=where, line=None) if summary_text else None
+    except LogError as error:
+        raise LogError(f"garbled summary ({error.message})", path=where) from None
+    if summary is not None and not isinstance(summary, dict):
+        raise LogError("garbled summary (not a JSON object)", path=where)
+    if not isinstance(game, str) or not isinstance(started_at, int | float) or not (
+            session_id is None or isinstance(session_id, int)):
+        raise LogError("garbled game row", path=where)
+    return GameRecord(id=game_id, game=game, session_id=session_id, started_at=started_at,
+                      finished=bool(finished), summary=summary)
+
+
+def _result_record(row: tuple[Any, ...], path: str) -> ResultRecord:
+    game_id, game, session_id, player, points, won, time = row
+    good = (isinstance(player, str) and isinstance(points, int) and won in (0, 1)
+            and (time is None or (isinstance(time, int | float) and time == time)))
+    if not good:
+        raise LogError(f"garbled result row for player {player!r}", path=f"{path}#game{game_id}")
+    return ResultRecord(game_id=game_id, game=game, session_id=session_id, player=player,
+                        points=points, won=bool(won), time=time)

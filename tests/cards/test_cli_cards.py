@@ -138,7 +138,7 @@ def test_max_cards_option(data_dir: Path) -> None:
         (("check", "--x", "2", "--y", "-1", "XY"), "Y must be positive"),
         (("solve", "--range", "0", "6X"), "too small"),
         (("check", "--x", "2", "--catalogue", "/nonexistent/deck.toml", "6X"),
-         "/nonexistent/deck.toml: cannot read catalogue"),
+         "/nonexistent/deck.toml: no such catalogue file"),
         (("solve", "X^Y"), "use a search range of at most"),
     ],
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from companion.engine.observations import (
 )
 from companion.engine.replay import read_jsonl, replay
 from companion.engine.store import Store
+from companion.errors import StoreWriteError
 from tests.games.recordings import play
 from tests.referee.tables import ALL_IDS, INLINE_CARDS
 
@@ -235,3 +237,39 @@ def test_a_game_the_timer_ends_signals_over(tmp_path: Path) -> None:
     update = conductor.step()
     assert [s.kind for s in update.signals] == ["expired", "over"]
     assert update.view.outcome.over
+
+
+def test_a_full_disk_loses_nothing_and_says_so(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game(tmp_path)
+    game.deal()
+    full = StoreWriteError("cannot write the game store: the disk is full", path="s.sqlite3")
+
+    def refuse(game_id: int, event: Any) -> None:
+        raise full
+
+    monkeypatch.setattr(game.store, "append", refuse)
+    blocked = game.feed(Sighting("placed", "n", "seat-1", 9.0), ButtonPress(2, "press", 9.5))
+    assert blocked.trouble == "s.sqlite3: cannot write the game store: the disk is full"
+    assert blocked.events == () and game.feed().trouble
+    monkeypatch.undo()
+    resumed = game.feed()
+    assert resumed.trouble == ""
+    assert [(e.kind, dict(e.data)) for e in resumed.events] == [
+        ("draw", {"player": "ann", "card": "n"}), ("call", {"player": "ben"})]
+
+
+def test_the_store_names_a_full_disk(tmp_path: Path) -> None:
+    store = Store.open(tmp_path)
+
+    class FullDisk:
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql.startswith("INSERT"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return real.execute(sql, *args)
+
+    real = store._db
+    store._db = FullDisk()  # type: ignore[assignment]
+    with pytest.raises(StoreWriteError, match="the disk is full or failing"):
+        store.new_session(started_at=0.0)
+    store._db = real

@@ -212,8 +212,11 @@ def test_data_dir_not_writable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     )
 
 
-def systemctl_saying(**answers: str) -> health.Systemctl:
+def systemctl_saying(desktop: str = "disabled", **answers: str) -> health.Systemctl:
+    """A ``systemctl`` answering is-enabled/is-active for the companion and the desktop."""
     def systemctl(arguments: Sequence[str]) -> str:
+        if arguments[1] == "display-manager.service":
+            return desktop
         return answers[arguments[0].replace("-", "_")]
 
     return systemctl
@@ -316,3 +319,14 @@ def test_the_app_gets_a_good_or_missing_config_without_a_warning(tmp_path: Path)
     assert health.config_or_defaults(path) == ({}, None)
     path.write_text("[hardware]\nhold_time = 0.8\n")
     assert health.config_or_defaults(path) == ({"hardware": {"hold_time": 0.8}}, None)
+
+
+def test_a_desktop_holding_the_screen_is_a_problem(tmp_path: Path) -> None:
+    unit = tmp_path / "companion.service"
+    unit.touch()
+    answers = systemctl_saying(desktop="enabled", is_enabled="enabled", is_active="activating")
+    finding = check_service(unit, answers)
+    assert (finding.ok, finding.detail) == (
+        False, "a desktop starts at boot and holds the screen the app draws on"
+    )
+    assert finding.fix.startswith("sudo systemctl set-default multi-user.target")

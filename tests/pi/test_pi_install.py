@@ -9,14 +9,16 @@ import pytest
 from tests.pi.sandbox import CMDLINE, REPO, PiSandbox
 from tests.pi.test_pi_unit import verify
 
-MUTATING = ("apt-get", "useradd", "usermod", "groupadd", "userdel", "venv-pip", "python3 -m")
+MUTATING = ("apt-get", "useradd", "usermod", "groupadd", "userdel", "venv-pip ", "python3 -m")
 SERVICE_CHANGES = ("enable", "disable", "start", "stop", "restart", "daemon-reload")
 
 
 def changes(commands: list[str]) -> list[str]:
-    """The commands of a run that change the system (queries left out)."""
+    """The commands of a run that change the system (queries left out); pip's source, a
+    temporary copy of the checkout, shows as ``<copy>``."""
     return [
-        c for c in commands
+        c.rsplit(" ", 1)[0] + " <copy>" if c.startswith("venv-pip install") else c
+        for c in commands
         if c.startswith(MUTATING)
         or (c.startswith("systemctl ") and c.split()[1] in SERVICE_CHANGES)
     ]
@@ -40,13 +42,14 @@ def test_install_sets_up_everything(pi: PiSandbox) -> None:
         " --no-create-home --shell /usr/sbin/nologin --comment table companion companion",
         *(f"usermod -aG {g} companion" for g in ("gpio", "video", "render", "input", "audio")),
         f"python3 -m venv --system-site-packages {prefix}/venv",
-        f"venv-pip install --quiet --upgrade --constraint {REPO}/systemd/pi-constraints.txt"
-        f" {REPO}",
+        "venv-pip install --quiet --disable-pip-version-check --root-user-action=ignore"
+        f" --upgrade --constraint {REPO}/systemd/pi-constraints.txt <copy>",
         "systemctl daemon-reload",
         "systemctl enable companion.service",
         "systemctl start companion.service",
     ]
     assert "venv-python -c import picamera2, lgpio, cv2" in run.commands
+    assert "venv-pip-source README.md companion hardware pyproject.toml ui vision " in run.commands
     unit = pi.read("etc/systemd/system/companion.service")
     assert f"ExecStart={prefix}/venv/bin/companion run" in unit
     assert "User=companion" in unit and "@USER@" not in unit and "@PREFIX@" not in unit
@@ -172,3 +175,11 @@ def test_an_unknown_option_is_one_line(pi: PiSandbox) -> None:
         " [--purge])\n"
     )
 
+
+
+def test_a_desktop_at_boot_is_warned_about(pi: PiSandbox) -> None:
+    (pi.state / "enabled-display-manager.service").touch()
+    run = pi.run("install.sh", "--no-start")
+    assert run.code == 0
+    assert "install.sh: warning: a desktop starts at boot and holds the screen" in run.stdout
+    assert "sudo systemctl set-default multi-user.target" in run.stdout

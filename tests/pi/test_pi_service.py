@@ -8,13 +8,18 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from companion.errors import CompanionError
-from ui.service import ServiceNotifier, configure_logging, watchdog_interval
+from ui.service import (
+    ServiceNotifier,
+    configure_logging,
+    schedule_heartbeat,
+    watchdog_interval,
+)
 
 
 @pytest.fixture
@@ -197,3 +202,71 @@ def test_imports_without_kivy() -> None:
         cwd=Path(__file__).resolve().parents[2],
     )
     assert done.stdout == "False False\n"
+
+
+# In a fresh interpreter with real Kivy: the UI loop turns (Clock.tick) for a while, then
+# freezes (no ticks). Prints how many heartbeats arrived in each phase.
+HEARTBEAT = """
+import socket, sys, time
+from kivy.clock import Clock
+from ui.service import ServiceNotifier, schedule_heartbeat
+sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+sock.bind(sys.argv[1])
+sock.setblocking(False)
+def drain():
+    count = 0
+    while True:
+        try:
+            assert sock.recv(64) == b"WATCHDOG=1"
+        except BlockingIOError:
+            return count
+        count += 1
+event = schedule_heartbeat(ServiceNotifier(), Clock.schedule_interval)
+end = time.monotonic() + 0.55
+while time.monotonic() < end:
+    Clock.tick()
+    time.sleep(0.01)
+running = drain()
+time.sleep(0.55)
+frozen = drain()
+event.cancel()
+print(running, frozen)
+"""
+
+
+def test_heartbeats_come_only_while_the_kivy_clock_turns(tmp_path: Path) -> None:
+    path = tmp_path / "notify.sock"
+    environment = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("KIVY", "WATCHDOG"))},
+        "NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "200000",  # a beat every 0.1 s
+        "KIVY_NO_ARGS": "1", "KIVY_NO_CONFIG": "1", "KIVY_NO_FILELOG": "1",
+        "KIVY_HOME": str(tmp_path / "kivy"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", HEARTBEAT, str(path)], capture_output=True, text=True,
+        cwd=Path(__file__).resolve().parents[2], env=environment, timeout=60, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    running, frozen = map(int, done.stdout.split())
+    assert 2 <= running <= 6  # about 5; fewer if the machine is busy
+    assert frozen == 0
+
+
+def test_no_heartbeat_is_scheduled_without_a_watchdog(notify_socket: socket.socket) -> None:
+    scheduled: list[float] = []
+    event = schedule_heartbeat(
+        ServiceNotifier(), lambda call, every: scheduled.append(every), environ={}
+    )
+    assert (event, scheduled) == (None, [])
+
+
+def test_the_heartbeat_is_scheduled_at_half_the_watchdog(notify_socket: socket.socket) -> None:
+    calls: list[tuple[Callable[[float], None], float]] = []
+    schedule_heartbeat(
+        ServiceNotifier(), lambda call, every: calls.append((call, every)),
+        environ={"NOTIFY_SOCKET": "x", "WATCHDOG_USEC": "15000000"},
+    )
+    [(beat, every)] = calls
+    assert every == 7.5
+    beat(7.5)
+    assert received(notify_socket) == [b"WATCHDOG=1"]

@@ -230,4 +230,4 @@ def test_a_corrupt_store_is_one_line_on_stderr(tmp_path: Path,
     (tmp_path / "companion.sqlite3").write_bytes(b"this is not a database" * 100)
     assert main(["scores", "--data-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "not a usable game store" in err
+    assert err.count("\n") == 1 and "not an SQLite database, so not a game store" in err

@@ -74,7 +74,7 @@ def test_unknown_game_and_session_are_one_line_errors(tmp_path: Path) -> None:
 
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     (tmp_path / FILE_NAME).write_text("this is not sqlite " * 100)
-    with pytest.raises(LogError, match="not a usable game store"):
+    with pytest.raises(LogError, match="not an SQLite database"):
         Store.open(tmp_path)
 
 

@@ -250,7 +250,7 @@ def test_a_hand_written_file_loads() -> None:
             ("table = [[0, 0], [800, 0], [800, 500], [0, 500]]", "table = [[0, 0]]"),
             "kitchen.toml:5: [calibration]: calibration needs as many table points",
         ),
-        (("height = 500", "height = 500\nheight = 600"), "kitchen.toml:4: not valid TOML"),
+        (("height = 500", "height = 500\nheight = 600"), "kitchen.toml:4: invalid TOML"),
         (("[calibration]", "[calibraton]"), "kitchen.toml:5: unknown key 'calibraton'"),
     ],
 )
@@ -266,3 +266,11 @@ def test_file_errors_name_the_line_and_key(change: tuple[str, str], message: str
 def test_missing_layout_file_is_a_companion_error(tmp_path: Path) -> None:
     with pytest.raises(CompanionError, match=r"nowhere\.toml: no such layout file"):
         TableLayout.load(tmp_path / "nowhere.toml")
+
+
+def test_marks_whose_image_origin_maps_to_infinity_still_calibrate() -> None:
+    corners = [(0.0, 2.0), (0.0, 6.0), (25.0, 0.0), (75.0, 0.0)]
+    table = [(0.0, 0.0), (400.0, 0.0), (400.0, 300.0), (0.0, 300.0)]
+    calibration = Calibration.from_points(corners, table)
+    for corner, expected in zip(corners, table, strict=True):
+        assert calibration.to_table(corner) == pytest.approx(expected, abs=1e-4)

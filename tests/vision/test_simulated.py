@@ -12,7 +12,13 @@ from companion.errors import DeviceError
 from vision.cards import CardRecognizer
 from vision.dice import find_dice
 from vision.layout import DEFAULT_LAYOUTS, TableLayout
-from vision.simulated import SimulatedTable, SimulationError, faces_library
+from vision.simulated import (
+    SimulatedTable,
+    SimulationError,
+    builtin_expressions,
+    faces_library,
+    simulated_deck,
+)
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +127,11 @@ def test_impossible_changes_say_what_is_wrong(change: object, message: str) -> N
     table = SimulatedTable(default_layout("21x"))
     with pytest.raises(SimulationError, match=message):
         change(table)  # type: ignore[operator]
+
+
+def test_only_known_21x_cards_can_be_taught(tmp_path: Path) -> None:
+    with pytest.raises(SimulationError, match="no 21X card 'zz' to teach"):
+        simulated_deck(builtin_expressions(), ["6x", "zz"], data=tmp_path)
 
 
 def test_a_die_shows_one_to_six() -> None:

@@ -409,7 +409,7 @@ def test_cli_decks_lists_the_good_decks_and_names_a_broken_one(saved: Path, tmp_
         (["--catalogue", "21x", "--cards", "3X+9"], "card '3X+9' is not in catalogue '21x'"),
         (["--catalogue", "21x", "--cards", "nosuch"], "card 'nosuch' is not in catalogue '21x'"),
         (["--cards", "6x", "--from-images", "missing"], "missing: no such directory of card"),
-        (["--catalogue", "nowhere.toml"], "nowhere.toml: cannot read catalogue"),
+        (["--catalogue", "nowhere.toml"], "nowhere.toml: no such catalogue file"),
         ([], "say which cards to teach"),
     ],
 )

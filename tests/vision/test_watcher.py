@@ -50,13 +50,13 @@ class Run:
 def test_a_card_placed_moved_and_removed_is_posted_once_each() -> None:
     run = Run("trick")
     seat = next(zone.name for zone in run.table.layout.zones if zone.kind == "player")
-    run.table.place("Kd", seat)
-    assert run.frames() == [("placed", "Kd", seat, None)]
+    run.table.place("9s", seat)
+    assert run.frames() == [("placed", "9s", seat, None)]
     assert run.frames() == []
-    run.table.move("Kd", "trick")
-    assert run.frames() == [("moved", "Kd", "trick", None)]
-    run.table.remove("Kd")
-    assert run.frames(6) == [("removed", "Kd", "trick", None)]
+    run.table.move("9s", "trick")
+    assert run.frames() == [("moved", "9s", "trick", None)]
+    run.table.remove("9s")
+    assert run.frames(6) == [("removed", "9s", "trick", None)]
     preview = run.watcher.latest()
     assert preview is not None and preview.frame.shape == (720, 1280, 3)
 

@@ -18,7 +18,6 @@ from kivy.uix.slider import Slider
 from companion.engine.observations import ButtonPress, TableStart
 from companion.errors import CompanionError
 from ui import theme
-from ui.deck import table_layout
 from ui.preferences import Preferences
 from ui.preview import CameraPreview
 from ui.screens.base import AppScreen, Host
@@ -128,11 +127,12 @@ class SettingsScreen(AppScreen):
 
     def save_corners(self) -> None:
         """Calibrate the game's layout from the four marks and save it."""
+        from ui.demo import demo_layout
         from vision.layout import Calibration
 
         start = self.host.loop.start_line or TableStart("21x", ("ann", "ben"))
         game = start.game
-        layout = table_layout(start)
+        layout = demo_layout(start)
         table = [(0.0, 0.0), (layout.width, 0.0), (layout.width, layout.height),
                  (0.0, layout.height)]
         try:

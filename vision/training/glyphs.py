@@ -252,17 +252,35 @@ def joker_pictures(faces_dir: Path) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Generate the shipped model and joker pictures from the CC0 faces."""
-    args = sys.argv[1:] if argv is None else argv
-    faces_dir = Path(args[0]) if args else Path(__file__).parents[3] / "shared/data/cards/faces-cc0"
-    labelled = ((read_face(path), card) for path, card in cc0_card_files(faces_dir))
-    model = build_model(labelled)
+    """Generate the shipped model and joker pictures from the CC0 faces.
+
+    A folder without the faces is one line on stderr and exit code 2, and the shipped
+    model is left as it was.
+    """
+    from companion.cli import Parser
+    from companion.errors import CompanionError
+
+    parser = Parser(prog="python -m vision.training.glyphs",
+                    description="Re-generate the shipped glyph model and joker pictures "
+                                "from the CC0 card faces.")
+    parser.add_argument("faces_dir", nargs="?", type=Path, metavar="FACES_DIR",
+                        default=Path(__file__).parents[3] / "shared/data/cards/faces-cc0",
+                        help="the CC0 faces (default ../shared/data/cards/faces-cc0)")
+    faces_dir = parser.parse_args(sys.argv[1:] if argv is None else argv).faces_dir
+    files = list(cc0_card_files(faces_dir)) if faces_dir.is_dir() else []
+    if not files:
+        parser.error(f"{faces_dir}: no CC0 card faces there (files like cA.png, h10.png)")
+    try:
+        model = build_model((read_face(path), card) for path, card in files)
+        jokers = joker_pictures(faces_dir)
+    except CompanionError as error:
+        parser.error(str(error))
     DEFAULT_MODEL.parent.mkdir(parents=True, exist_ok=True)
     model.save(DEFAULT_MODEL)
     print(
         f"{DEFAULT_MODEL}: {len(model.rank_labels)} rank and {len(model.suit_labels)} suit examples"
     )
-    np.savez_compressed(JOKER_TEMPLATES, jokers=joker_pictures(faces_dir))
+    np.savez_compressed(JOKER_TEMPLATES, jokers=jokers)
     print(f"{JOKER_TEMPLATES}: {len(JOKER_SOURCES)} joker pictures")
     return 0
 

@@ -1,0 +1,117 @@
+"""The card reader on every labelled source, with the benchmark's scoring, and on the real
+photos changed the way other tables and cameras change them (colour cast, warm lamp, hard
+shadow): the figures each source reaches today are held, the goals where they are met.
+
+Each source is read once per session (the felt photos take a few seconds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.card_sources import (
+    Shot,
+    Tally,
+    augmented,
+    blue_cast,
+    deal_shots,
+    felt_shots,
+    misc_shots,
+    single_shots,
+    tally,
+)
+from vision.cards import CardRecognizer, once_per_name
+from vision.light import balance, white_gains
+from vision.observations import CardObservation
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> CardRecognizer:
+    return CardRecognizer()
+
+
+@pytest.fixture(scope="module")
+def felt(shared_data: Path) -> list[Shot]:
+    return felt_shots(shared_data / "cards")
+
+
+@pytest.fixture(scope="module")
+def deals(shared_data: Path) -> list[Shot]:
+    return deal_shots(shared_data / "cards")
+
+
+@pytest.fixture(scope="module")
+def singles(shared_data: Path) -> list[Shot]:
+    return single_shots(shared_data / "cards")
+
+
+def rates(result: Tally, recognizer: CardRecognizer) -> tuple[float, float]:
+    found, reported, wrong = result.at(recognizer.sure_level)
+    return found / result.legible, wrong / max(reported, 1)
+
+
+def test_webcam_over_felt_with_chips(felt: list[Shot], recognizer: CardRecognizer) -> None:
+    # Far from the goals (95 % found, 1 % wrong): this deck's wide spades read as clubs.
+    found, wrong = rates(tally(felt, recognizer.recognize), recognizer)
+    assert len(felt) == 20
+    assert found >= 0.72
+    assert wrong <= 0.09
+
+
+def test_single_card_on_green_and_on_leather(shared_data: Path, recognizer: CardRecognizer) -> None:
+    shots = misc_shots(shared_data / "cards")
+    assert rates(tally(shots, recognizer.recognize), recognizer) == (1.0, 0.0)
+
+
+@pytest.mark.parametrize("change", ["blue-cast", "warm-lamp", "shadow-band"])
+def test_deals_under_other_light_stay_at_the_goals(
+    deals: list[Shot], recognizer: CardRecognizer, change: str
+) -> None:
+    found, wrong = rates(tally(augmented(deals, change), recognizer.recognize), recognizer)
+    assert found >= 0.94 if change == "shadow-band" else found >= 0.95
+    assert wrong <= 0.01
+
+
+@pytest.mark.parametrize("change", ["blue-cast", "shadow-band"])
+def test_single_photos_under_a_cast_or_a_shadow(
+    singles: list[Shot], recognizer: CardRecognizer, change: str
+) -> None:
+    found, wrong = rates(tally(augmented(singles, change), recognizer.recognize), recognizer)
+    assert found >= 0.98
+    assert wrong <= 0.02
+
+
+def test_white_balance_undoes_a_blue_cast_on_a_real_photo(felt: list[Shot]) -> None:
+    photo = felt[0].image
+    cast = blue_cast(photo, np.random.default_rng(0))
+    blue, green, red = white_gains(cast)
+    assert blue == 1.0 and red > 1.5 * green > 1.5
+    card_white = np.percentile(balance(cast).reshape(-1, 3), 99, axis=0)
+    assert float(card_white.max() - card_white.min()) < 25
+
+
+def test_one_deck_clash_keeps_both_reads_and_marks_the_weaker_unsure() -> None:
+    right = CardObservation("7h", (100.0, 100.0), (80.0, 60.0), 0.9)
+    misread = CardObservation("7h", (400.0, 100.0), (380.0, 60.0), 0.95)
+    other = CardObservation("Kd", (700.0, 100.0), (680.0, 60.0), 0.8)
+    assert once_per_name([right, misread, other]) == [
+        misread,
+        right.__class__(**{**right.__dict__, "unsure": True}),
+        other,
+    ]
+
+
+def test_low_confidence_reads_are_reported_unsure(deals: list[Shot]) -> None:
+    everything = CardRecognizer(sure_level=0.0).recognize(deals[0].image)
+    strict = CardRecognizer(sure_level=0.995).recognize(deals[0].image)
+    assert [replace(seen, unsure=False) for seen in strict] == [
+        replace(seen, unsure=False) for seen in everything
+    ]
+    assert [seen.unsure for seen in strict] == [
+        seen.unsure or seen.confidence < 0.995 for seen in everything
+    ]
+    assert any(seen.unsure for seen in strict) and not all(seen.unsure for seen in strict)
