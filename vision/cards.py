@@ -118,8 +118,10 @@ class CardRecognizer:
     ``model`` is a :class:`~vision.glyphs.GlyphModel`; by default the shipped one,
     which works out of the box on common decks. Pass a taught model for a deck
     with unusual glyphs. With ``one_deck`` (the default) the table holds one deck,
-    so a name read at two places that cannot be one card is reported once, where
-    it was read most confidently; pass ``one_deck=False`` for games with several decks.
+    so a name read at two places that cannot be one card is reported sure once, where
+    it was read most confidently, and unsure elsewhere; pass ``one_deck=False`` for
+    games with several decks. Index reads under ``min_confidence`` are not used at all;
+    observations under ``sure_level`` are reported with ``unsure=True``.
     """
 
     def __init__(
