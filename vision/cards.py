@@ -35,7 +35,7 @@ MIN_CONFIDENCE = 0.7
 #: Observations below this confidence are reported as unsure. 0.7 keeps far and small cards
 #: sure; the card benchmark's threshold table shows the trade: 0.99 (what <= 1 % wrong over
 #: all sources asks for) halves the wrong reads on the felt webcam photos (7.7 -> 3.4 %) and
-#: makes a tenth of the far cards unsure (docs/vision-cards.md).
+#: makes 2-6 % of the far synthetic cards unsure (docs/vision-cards.md).
 SURE_LEVEL = 0.7
 #: A small candidate less than this fraction of the size of an index read within a card
 #: height of it is a fragment (cards that close lie at the same distance from the camera):
