@@ -11,7 +11,7 @@ Three steps:
    than the face round them, linked into die-face layouts. A body much larger than the
    frame's typical one (dice touching a tray wall, clutter) is scaled for the typical one.
 3. Every candidate face is **scored** by a small learned model (:mod:`vision.dice_model`,
-   logistic regression on the face's measurements, trained by :mod:`vision.dice_training`
+   a small neural network on the face's measurements, trained by :mod:`vision.dice_training`
    on the labelled photos): the probability that it is a six-sided die read right. Of
    candidates closer than ``merge`` pip diameters, the likeliest stands. Faces below
    ``report_floor`` are dropped; those below the model's ``sure`` threshold (chosen so that
@@ -85,14 +85,9 @@ def find_dice(
     settings: DiceSettings | None = None,
     *,
     model: DiceModel | None = None,
-    dark: bool = False,
 ) -> list[DieObservation]:
-    """Every die whose top face can be read in a BGR ``image``, left to right.
-
-    ``model`` defaults to the shipped one. ``dark`` is accepted for callers of the earlier
-    reader, which needed it for dark dice; both pip polarities are always tried now.
-    """
-    del dark
+    """Every die whose top face can be read in a BGR ``image``, left to right (dark pips and
+    light pips alike). ``model`` defaults to the shipped one."""
     settings = settings or DiceSettings()
     model = model or shipped_model()
     found = candidates(image, settings)
@@ -139,21 +134,20 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
         scale = WORKING_WIDTH / image.shape[1]
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    lightness = lab[:, :, 0]
-    height, width = lightness.shape
+    height, width = lab.shape[:2]
     found: list[Candidate] = []
     bodies = _bodies(lab, settings)
     sides = [b.side for b in bodies if b.side < width / 8 and b.area >= 4 * settings.min_body_area]
     typical = float(np.median(sides)) if sides else CROP_DIE_SIDE
     for body in bodies:
         contour, (x0, y0, box_w, box_h) = body.contour, body.box
-        side = body.side if body.side < 2.5 * typical else typical  # many dice, or clutter
+        side = body.side if body.die_like or body.side < 2.5 * typical else typical
         zoom = min(settings.max_scale, max(1.0, CROP_DIE_SIDE / side))
         margin = int(0.3 * side) + 2
         left, top = max(x0 - margin, 0), max(y0 - margin, 0)
         right, bottom = min(x0 + box_w + margin, width), min(y0 + box_h + margin, height)
         crop = cv2.resize(
-            lightness[top:bottom, left:right],
+            lab[top:bottom, left:right],
             None,
             fx=zoom,
             fy=zoom,
@@ -187,6 +181,8 @@ class _Body:
     box: tuple[int, int, int, int]
     side: float
     area: int
+    die_like: bool
+    """Square-ish and filled: one die, not a tray wall with dice along it or clutter."""
 
 
 def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
@@ -202,8 +198,9 @@ def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
         outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contour = max(outlines, key=cv2.contourArea) + np.array([x0, y0], np.int32)
         _, (side_a, side_b), _ = cv2.minAreaRect(contour)
-        side = max(min(side_a, side_b), 4.0)
-        bodies.append(_Body(contour, (x0, y0, box_w, box_h), side, area))
+        side, long_side = max(min(side_a, side_b), 4.0), max(side_a, side_b, 4.0)
+        die_like = long_side < 1.6 * side and area > 0.6 * side * long_side
+        bodies.append(_Body(contour, (x0, y0, box_w, box_h), side, area, die_like))
     return bodies
 
 

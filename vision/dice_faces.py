@@ -38,9 +38,10 @@ class FaceSettings:
     centre, ``ring_fraction`` on what share of the ring. ``pip_roundness``: minimum minor/major
     axis ratio; ``roundness_drop``: how much less round than the roundest pip of the crop a
     top-face pip may be (side-face pips are seen edge-on). ``link``: pips closer than this
-    many diameters belong to one face; ``size_ratio``: and no more unlike in size.
-    ``face_shade``: a pip whose surroundings are this much darker than the brightest of the
-    crop is on a side face. ``pattern_tolerance`` (in pip diameters) and ``max_dropped``: a
+    many diameters belong to one face; ``size_ratio``: and no more unlike in size;
+    ``link_shade``: and with rings no more unlike in lightness.
+    ``face_shade``: a pip whose surroundings are this much darker than the brightest of its
+    group is on a side face. ``pattern_tolerance`` (in pip diameters) and ``max_dropped``: a
     group not laid out like a die face loses up to ``max_dropped`` pips to become one.
     """
 
@@ -50,6 +51,7 @@ class FaceSettings:
     pip_roundness: float = 0.45
     roundness_drop: float = 0.25
     link: float = 3.4
+    link_shade: float = 16.0
     size_ratio: float = 1.7
     face_shade: float = 30.0
     pattern_tolerance: float = 0.6
@@ -88,10 +90,13 @@ class Pip:
 
 @dataclass(frozen=True)
 class Face:
-    """The top face of one die: its pips and their polarity, and the group it came from."""
+    """The top face of one die: its pips, their polarity (1 darker than the face, -1 lighter),
+    the channel they were found in (0 lightness, 1 red-green, 2 yellow-blue) and the size of
+    the group they came from."""
 
     pips: tuple[Pip, ...]
     polarity: int
+    channel: int
     group_size: int
 
     @property
@@ -114,22 +119,35 @@ class Face:
         return sum(p.strength for p in self.pips) / len(self.pips)
 
 
-def faces_in_crop(lightness: Image, settings: FaceSettings) -> list[Face]:
-    """The candidate top faces in a crop's lightness channel, both polarities."""
+def faces_in_crop(lab: Image, settings: FaceSettings) -> list[Face]:
+    """The candidate top faces in a Lab crop: pips darker or lighter than their face in
+    lightness, or redder, greener, yellower or bluer (red pips on a black die)."""
     faces = []
-    for polarity in (1, -1):
-        channel = lightness if polarity == 1 else cv2.bitwise_not(lightness)
-        pips = [
-            p
-            for p in find_pips(channel, settings)
-            if p.ring_share >= settings.ring_fraction and p.roundness > settings.pip_roundness
-        ]
-        faces.extend(_faces(pips, polarity, settings))
+    for channel_index, channel in enumerate(_channels(lab)):
+        for polarity in (1, -1):
+            flipped = channel if polarity == 1 else cv2.bitwise_not(channel)
+            pips = [
+                p
+                for p in find_pips(flipped, settings)
+                if p.ring_share >= settings.ring_fraction and p.roundness > settings.pip_roundness
+            ]
+            faces.extend(_faces(pips, polarity, channel_index, settings))
     return faces
 
 
+def _channels(lab: Image) -> list[Image]:
+    """Lightness, and the two colour axes of Lab stretched to the range of lightness."""
+    lightness, red_green, yellow_blue = cv2.split(lab)
+    return [
+        lightness,
+        cv2.convertScaleAbs(red_green, alpha=2.5, beta=-2.5 * 128 + 128),
+        cv2.convertScaleAbs(yellow_blue, alpha=2.5, beta=-2.5 * 128 + 128),
+    ]
+
+
 def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
-    """Dark, round, filled blobs in ``channel`` with a ring of brighter face around them."""
+    """Dark, round, filled blobs in ``channel`` with a ring of brighter face around them
+    (measured for all blobs at once: shape from pixel moments, rings by sampling)."""
     mask = cv2.adaptiveThreshold(
         channel,
         255,
@@ -139,43 +157,77 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
         settings.pip_contrast,
     )
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask)
-    pips = []
-    for index in range(1, count):
-        area = int(stats[index, cv2.CC_STAT_AREA])
-        if not settings.min_pip_area <= area <= settings.max_pip_area:
-            continue
-        left, top = stats[index, cv2.CC_STAT_LEFT], stats[index, cv2.CC_STAT_TOP]
-        width, height = stats[index, cv2.CC_STAT_WIDTH], stats[index, cv2.CC_STAT_HEIGHT]
-        if max(width, height) > 3 * min(width, height):
-            continue
-        ys, xs = np.nonzero(labels[top : top + height, left : left + width] == index)
-        minor, major = np.linalg.eigvalsh(np.cov(np.vstack([xs, ys]).astype(np.float64)))
-        minor, major = max(minor, 1e-6), max(major, 1e-6)
-        if area / (4.0 * math.pi * math.sqrt(minor * major)) < 0.7:  # not filled
-            continue
-        x, y = float(centroids[index][0]), float(centroids[index][1])
-        radius = math.sqrt(area / math.pi)
-        share, level, centre = _ring(channel, x, y, 2.2 * radius, settings.ring_contrast)
-        wide, _, _ = _ring(
-            channel, x, y, 2.6 * radius, settings.ring_contrast, samples=2 * RING_SAMPLES
+    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    widths, heights = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+    sized = (
+        (areas >= settings.min_pip_area)
+        & (areas <= settings.max_pip_area)
+        & (np.maximum(widths, heights) <= 3 * np.minimum(widths, heights))
+    )
+    sized[0] = False
+    if not sized.any():
+        return []
+    minor, major = _axes(labels, count, centroids, areas)
+    filled = areas / (4.0 * math.pi * np.sqrt(minor * major)) >= 0.7
+    chosen = np.nonzero(sized & filled)[0]
+    xs, ys = centroids[chosen, 0], centroids[chosen, 1]
+    radii = np.sqrt(areas[chosen] / math.pi)
+    share, level, centre = _rings(channel, xs, ys, 2.2 * radii, settings.ring_contrast)
+    wide, _, _ = _rings(
+        channel, xs, ys, 2.6 * radii, settings.ring_contrast, samples=2 * RING_SAMPLES
+    )
+    roundness = np.sqrt(minor[chosen] / major[chosen])
+    return [
+        Pip(*(float(v) for v in values))
+        for values in zip(
+            xs, ys, areas[chosen], roundness, share, level, level - centre, wide, strict=True
         )
-        roundness = math.sqrt(minor / major)
-        pips.append(Pip(x, y, area, roundness, share, level, level - centre, wide))
-    return pips
+    ]
 
 
-def _ring(
-    channel: Image, x: float, y: float, radius: float, contrast: float, samples: int = RING_SAMPLES
-) -> tuple[float, float, float]:
-    """On a circle round a pip: the share of pixels brighter than its centre by ``contrast``,
-    their median, and the centre's lightness."""
+def _axes(
+    labels: Image, count: int, centroids: Image, areas: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The variances along the minor and major axis of every labelled blob (sample
+    covariance of its pixel coordinates, like ``np.cov``)."""
+    inside = np.flatnonzero(labels)
+    flat = labels.ravel()[inside]
+    rows, columns = np.divmod(inside, labels.shape[1])
+    x, y = columns.astype(np.float64), rows.astype(np.float64)
+
+    def total(weights: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        return np.bincount(flat, weights, minlength=count).astype(np.float64)
+
+    n = np.maximum(areas, 2.0)
+    mean_x, mean_y = centroids[:, 0], centroids[:, 1]
+    xx = (total(x * x) - n * mean_x**2) / (n - 1.0)
+    yy = (total(y * y) - n * mean_y**2) / (n - 1.0)
+    xy = (total(x * y) - n * mean_x * mean_y) / (n - 1.0)
+    half_sum = (xx + yy) / 2.0
+    root = np.sqrt(np.maximum(((xx - yy) / 2.0) ** 2 + xy**2, 0.0))
+    return np.maximum(half_sum - root, 1e-6), np.maximum(half_sum + root, 1e-6)
+
+
+def _rings(
+    channel: Image,
+    xs: npt.NDArray[np.float64],
+    ys: npt.NDArray[np.float64],
+    radii: npt.NDArray[np.float64],
+    contrast: float,
+    samples: int = RING_SAMPLES,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """On a circle round each pip: the share of pixels brighter than its centre by
+    ``contrast``, their median, and the centre's lightness."""
     height, width = channel.shape
     cosines, sines = _circle(samples)
-    xs = np.clip((x + radius * cosines).astype(int), 0, width - 1)
-    ys = np.clip((y + radius * sines).astype(int), 0, height - 1)
-    ring = channel[ys, xs].astype(np.int16)
-    centre = int(channel[min(int(y), height - 1), min(int(x), width - 1)])
-    return float(np.mean(ring > centre + contrast)), float(np.median(ring)), float(centre)
+    ring_x = np.clip((xs[:, None] + radii[:, None] * cosines).astype(int), 0, width - 1)
+    ring_y = np.clip((ys[:, None] + radii[:, None] * sines).astype(int), 0, height - 1)
+    ring = channel[ring_y, ring_x].astype(np.float64)
+    centre = channel[
+        np.minimum(ys.astype(int), height - 1), np.minimum(xs.astype(int), width - 1)
+    ].astype(np.float64)
+    share = np.mean(ring > centre[:, None] + contrast, axis=1)
+    return share, np.median(ring, axis=1), centre
 
 
 @cache
@@ -195,7 +247,7 @@ def _top_face_pips(pips: list[Pip], settings: FaceSettings) -> list[Pip]:
     return [p for p in round_pips if p.ring_level >= brightest - settings.face_shade]
 
 
-def _faces(pips: list[Pip], polarity: int, settings: FaceSettings) -> list[Face]:
+def _faces(pips: list[Pip], polarity: int, channel: int, settings: FaceSettings) -> list[Face]:
     """Link pips into faces (single linkage on nearness, likeness of size and of face)."""
     parent = list(range(len(pips)))
 
@@ -211,7 +263,7 @@ def _faces(pips: list[Pip], polarity: int, settings: FaceSettings) -> list[Face]
         if (
             large <= settings.size_ratio * small
             and distance < settings.link * (small + large) / 2.0
-            and abs(first.ring_level - second.ring_level) <= settings.face_shade
+            and abs(first.ring_level - second.ring_level) <= settings.link_shade
         ):
             parent[root(i)] = root(j)
     groups: dict[int, list[Pip]] = {}
@@ -219,10 +271,9 @@ def _faces(pips: list[Pip], polarity: int, settings: FaceSettings) -> list[Face]
         groups.setdefault(root(i), []).append(pip)
     faces = []
     for group in groups.values():
-        if len(group) > MAX_GROUP:
-            continue
         top = _top_face_pips(group, settings)
-        faces.append(Face(_best_pattern(top, settings), polarity, len(group)))
+        if len(top) <= MAX_GROUP:
+            faces.append(Face(_best_pattern(top, settings), polarity, channel, len(group)))
     return faces
 
 

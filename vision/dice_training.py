@@ -93,9 +93,7 @@ def train(seen: Sequence[Seen], settings: DiceSettings) -> DiceModel:
                 continue
             likelihoods.append(report.confidence)
             verdicts.append(1 if index in matched.right else 0)
-    return DiceModel(
-        model.weights, model.bias, model.mean, model.scale, _threshold(likelihoods, verdicts)
-    )
+    return model.with_sure(_threshold(likelihoods, verdicts))
 
 
 def _threshold(likelihoods: list[float], verdicts: list[int], wrong_share: float = 0.01) -> float:
