@@ -85,7 +85,7 @@ def test_a_large_frame_reads_the_same_with_centres_in_its_pixels(shared_data: Pa
     photo = cv2.imread(str(shared_data / "dice" / "photos" / "six_44.jpg"))
     small = find_dice(photo)
     large = find_dice(cv2.resize(photo, (1920, 1440), interpolation=cv2.INTER_CUBIC))
-    assert len(small) >= 4
+    assert len(small) >= 3
     assert [d.value for d in large] == [d.value for d in small]
     for big, little in zip(large, small, strict=True):
         assert big.center == pytest.approx((3 * little.center[0], 3 * little.center[1]), abs=6)
