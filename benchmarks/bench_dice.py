@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 
 from vision.dice import DiceSettings, Image, find_dice
-from vision.dice_labels import SOURCES, LabelledPhoto, Score, load_source, match, score
+from vision.dice_labels import SOURCES, Score, load_source, match, score
 from vision.dice_model import DiceModel
 from vision.dice_training import Seen, read, see, train
 from vision.observations import DieObservation
