@@ -1,0 +1,439 @@
+"""Taught cards read from the part that shows: fanned hands and overlapped columns.
+
+Overlapping cards merge into one "card white" region, so :mod:`vision.outline` finds
+no whole outline there. Each such region is read here in three steps:
+
+1. **Corners.** The region's outline is simplified to a polygon; every edge is re-fitted
+   to the outline points along its middle (so rounded card corners do not bend it) and
+   neighbouring edges are intersected. A convex corner of about 90 degrees is a card
+   corner that shows, and its two edges give the card's directions.
+2. **Hypotheses.** From each corner a card is laid along its two edges, either edge
+   taken as the short side, at the card sizes the region's straight runs suggest (a
+   whole edge between two card corners is a full card side). A card that would reach
+   out of the region is impossible and dropped.
+3. **Peeling.** Every hypothesis is warped to the canonical face and compared with the
+   taught faces by normalised correlation over the part of it that is not yet claimed
+   by a card read before it. The best one is kept, its outline claimed, and the rest are
+   scored again: the top card of a fan is whole and is read first, then the one under
+   it, and so on. One read per physical card and never one card id twice.
+
+A read whose correlation is under :data:`SURE_SCORE`, or barely ahead of the next
+best card, is reported ``unsure``; anything under :data:`ACCEPT_SCORE` (clutter, cards
+that were never taught) is not reported at all.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.observations import CardObservation
+from vision.outline import CARD_ASPECT, MIN_AREA_FRACTION, Quad, card_white_mask, order_quad, side
+from vision.profile import (
+    DEFAULT_THRESHOLD,
+    FACE_CORNERS,
+    FACE_SIZE,
+    INDEX_FRACTION,
+    INSET,
+    Array,
+    DeckProfile,
+    Image,
+    ProfileRecognizer,
+    face_point,
+    quad_centre,
+)
+
+#: Thumbnail (width, height) of a face's inner part that partial matches are scored on.
+THUMB_SIZE = (40, 56)
+#: Least share of a hypothesis' face that must still show (not claimed) to be scored.
+MIN_VISIBLE = 0.3
+#: Least share of a hypothesised card that must lie on card-white region (the rest runs
+#: over table, and the card cannot be there).
+MIN_INSIDE = 0.94
+#: Gaps (pixels) closed between the white parts of one group of cards: a celebrity card's
+#: golden border or a shadow line splits the white of overlapping cards.
+BRIDGE_PIXELS = 11
+#: A group of cards larger than this share of the frame is a light table, not cards.
+MAX_GROUP_FRACTION = 0.25
+#: White parts smaller than this share of the frame give no corners.
+MIN_PART_FRACTION = 0.0004
+#: A card read claims its outline grown by this factor (its border and shadow).
+CLAIM_GROWTH = 1.08
+#: Under this correlation a part is not reported at all.
+ACCEPT_SCORE = 0.6
+#: At or over this correlation, and :data:`SURE_MARGIN` ahead of the next card, a read is sure.
+SURE_SCORE = 0.75
+SURE_MARGIN = 0.08
+#: A corner counts as a card corner if its angle is this close to 90 degrees.
+RIGHT_ANGLE_TOLERANCE = 25.0
+#: Relative steps tried around each estimated card size (camera tilt changes the aspect).
+SIZE_STEPS = (0.96, 1.0, 1.04)
+
+
+@dataclass(frozen=True)
+class Corner:
+    """A visible card corner: its point, unit directions along its two edges, and
+    whether each edge ends at another card corner (then its length is a whole side)."""
+
+    point: tuple[float, float]
+    directions: tuple[tuple[float, float], tuple[float, float]]
+    lengths: tuple[float, float]
+    whole: tuple[bool, bool]
+
+
+@dataclass(frozen=True)
+class PartialRead:
+    """One card read from its visible part: id, outline (face top-left first), score,
+    the next best card's score and the share of the face that showed."""
+
+    card_id: str
+    quad: Quad
+    score: float
+    runner_up: float
+    visible: float
+
+    @property
+    def unsure(self) -> bool:
+        """Whether the referee should have a look before acting on it."""
+        return self.score < SURE_SCORE or self.score - self.runner_up < SURE_MARGIN
+
+
+def thumbnail(face: Image) -> Array:
+    """The blurred grey inner part of a canonical face, as :data:`THUMB_SIZE` float32."""
+    grey = face if face.ndim == 2 else cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    inset_x, inset_y = round(FACE_SIZE[0] * INSET), round(FACE_SIZE[1] * INSET)
+    inner = cv2.GaussianBlur(
+        grey[inset_y:-inset_y, inset_x:-inset_x].astype(np.float32), (0, 0), 1.2
+    )
+    small: Array = cv2.resize(inner, THUMB_SIZE, interpolation=cv2.INTER_AREA)
+    return small
+
+
+def inner_mask(mask: Array) -> Array:
+    """A 0/1 face mask (canonical size) cut to the thumbnail's inner part, as float32."""
+    inset_x, inset_y = round(FACE_SIZE[0] * INSET), round(FACE_SIZE[1] * INSET)
+    inner = mask[inset_y:-inset_y, inset_x:-inset_x].astype(np.float32)
+    small: Array = cv2.resize(inner, THUMB_SIZE, interpolation=cv2.INTER_AREA)
+    return (small > 0.99).astype(np.float32)
+
+
+class PartialMatcher:
+    """Masked normalised correlation of a face part against every taught face."""
+
+    def __init__(self, faces: Mapping[str, Image]) -> None:
+        self.ids = list(faces)
+        self._thumbs = np.stack([thumbnail(faces[i]).reshape(-1) for i in self.ids])
+        self._squares = self._thumbs**2
+
+    def scores(self, part: Array, mask: Array) -> Array:
+        """Correlation of ``part`` (a thumbnail) with each taught card over ``mask`` (0/1).
+
+        >>> faces = {"a": np.tile(np.arange(100, dtype=np.uint8), (140, 1)),
+        ...          "b": np.tile(np.arange(140, dtype=np.uint8)[:, None], (1, 100))}
+        >>> matcher = PartialMatcher({k: cv2.merge([v] * 3) for k, v in faces.items()})
+        >>> half = np.zeros(THUMB_SIZE[::-1], np.float32); half[:, :20] = 1
+        >>> [round(float(s), 2) for s in matcher.scores(thumbnail(faces["a"]), half)]
+        [1.0, 0.0]
+        """
+        weights = mask.reshape(-1)
+        count = float(weights.sum())
+        values = part.reshape(-1)
+        centred = (values - float(values @ weights) / count) * weights
+        spread = float(np.linalg.norm(centred))
+        taught_means = self._thumbs @ weights / count
+        taught_spread = np.sqrt(
+            np.maximum(self._squares @ weights - count * taught_means**2, 1e-6)
+        )
+        result: Array = (self._thumbs @ centred) / (taught_spread * max(spread, 1e-6))
+        return result
+
+
+def _fit_line(points: Array) -> tuple[Array, Array]:
+    """A point on, and the unit direction of, the line through ``points``."""
+    vx, vy, x, y = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x, y]), np.array([vx, vy])
+
+
+def _intersect(first: tuple[Array, Array], second: tuple[Array, Array]) -> Array | None:
+    (p, d), (q, e) = first, second
+    cross = float(d[0] * e[1] - d[1] * e[0])
+    if abs(cross) < 0.2:
+        return None
+    t = float((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / cross
+    point: Array = p + t * d
+    return point
+
+
+def region_corners(contour: Array) -> list[Corner]:
+    """The card corners that show on a region's outer ``contour`` (OpenCV form)."""
+    points = contour.reshape(-1, 2).astype(np.float64)
+    perimeter = cv2.arcLength(contour, True)
+    polygon = cv2.approxPolyDP(contour, max(3.0, 0.012 * perimeter), True).reshape(-1, 2)
+    count = len(polygon)
+    if count < 3:
+        return []
+    distances = np.linalg.norm(points[None, :, :] - polygon[:, None, :].astype(np.float64), axis=2)
+    at = [int(np.argmin(row)) for row in distances]
+    lines: list[tuple[Array, Array] | None] = []
+    for k in range(count):
+        start, end = at[k], at[(k + 1) % count]
+        run = points[start : end + 1] if end >= start else np.vstack([points[start:], points[: end + 1]])
+        trim = len(run) // 6
+        middle = run[trim : len(run) - trim] if len(run) - 2 * trim >= 4 else run
+        lines.append(_fit_line(middle) if len(middle) >= 2 else None)
+    refined: list[Array | None] = []
+    for k in range(count):
+        before, after = lines[k - 1], lines[k]
+        refined.append(None if before is None or after is None else _intersect(before, after))
+    orientation = 1.0 if cv2.contourArea(polygon.astype(np.float32), oriented=True) > 0 else -1.0
+    right: list[bool] = []
+    for k in range(count):
+        point, previous, following = refined[k], refined[k - 1], refined[(k + 1) % count]
+        if point is None or previous is None or following is None:
+            right.append(False)
+            continue
+        a, b = previous - point, following - point
+        angle = math.degrees(math.acos(np.clip(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9), -1, 1)))
+        convex = orientation * float(a[0] * b[1] - a[1] * b[0]) < 0
+        right.append(convex and abs(angle - 90.0) <= RIGHT_ANGLE_TOLERANCE)
+    corners = []
+    for k in range(count):
+        point, previous, following = refined[k], refined[k - 1], refined[(k + 1) % count]
+        if not right[k] or point is None or previous is None or following is None:
+            continue
+        a, b = previous - point, following - point
+        la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+        corners.append(
+            Corner(
+                (float(point[0]), float(point[1])),
+                ((float(a[0] / la), float(a[1] / la)), (float(b[0] / lb), float(b[1] / lb))),
+                (la, lb),
+                (right[k - 1], right[(k + 1) % count]),
+            )
+        )
+    return corners
+
+
+def card_widths(corners: Sequence[Corner], known: Sequence[float] = ()) -> list[float]:
+    """Likely card widths (short side, pixels) from the whole sides among ``corners``
+    and ``known`` widths (whole cards elsewhere in the frame), most supported first.
+
+    >>> square = Corner((0, 0), ((1, 0), (0, 1)), (100.0, 140.0), (True, True))
+    >>> [round(w) for w in card_widths([square])]
+    [100]
+    """
+    candidates = list(known)
+    for corner in corners:
+        whole = [length for length, full in zip(corner.lengths, corner.whole, strict=True) if full]
+        for length in whole:
+            candidates += [length, length / CARD_ASPECT]
+    if not candidates:
+        return []
+    ranked: list[tuple[int, float]] = []
+    for width in sorted(set(candidates)):
+        close = [other for other in candidates if abs(other - width) <= 0.06 * width]
+        ranked.append((len(close), float(np.median(close))))
+    ranked.sort(key=lambda item: -item[0])
+    widths: list[float] = []
+    for _, width in ranked:
+        if all(abs(width - other) > 0.06 * other for other in widths):
+            widths.append(width)
+    return widths[:3]
+
+
+def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
+    """Card outlines that fit ``corner``: each edge as the short side, at each width."""
+    quads = []
+    point = np.array(corner.point)
+    first, second = (np.array(d) for d in corner.directions)
+    for width in widths:
+        for step in SIZE_STEPS:
+            short, long = width * step, width * CARD_ASPECT * step
+            for along_first, along_second in ((short, long), (long, short)):
+                a, b = point + first * along_first, point + second * along_second
+                quads.append(order_quad(np.array([point, a, a + b - point, b])))
+    return quads
+
+
+def _face_warp(quad: Quad) -> Array:
+    warp: Array = cv2.getPerspectiveTransform(np.array(quad, np.float32), FACE_CORNERS)
+    return warp
+
+
+@dataclass
+class _Candidate:
+    quad: Quad
+    part: Array
+    warp: Array
+
+
+class PartialReader:
+    """Reads the taught cards of ``faces`` (canonical faces by id) from their visible parts."""
+
+    def __init__(self, faces: Mapping[str, Image]) -> None:
+        self.matcher = PartialMatcher(faces)
+
+    def read(
+        self,
+        frame_bgr: Image,
+        claimed: Sequence[Quad] = (),
+        exclude: Sequence[str] = (),
+    ) -> list[PartialRead]:
+        """Cards in the overlapped regions of the frame.
+
+        ``claimed`` are outlines already accounted for (whole cards, read or not): a region
+        they cover is not read again; ``exclude`` card ids already read elsewhere.
+        """
+        height, width = frame_bgr.shape[:2]
+        kernel = np.ones((5, 5), np.uint8)
+        white = cv2.morphologyEx(card_white_mask(frame_bgr), cv2.MORPH_CLOSE, kernel)
+        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
+        groups, _ = cv2.findContours(
+            cv2.morphologyEx(white, cv2.MORPH_CLOSE, bridge),
+            cv2.RETR_EXTERNAL,
+            cv2.CHAIN_APPROX_SIMPLE,
+        )
+        taken = np.zeros((height, width), np.uint8)
+        for quad in claimed:
+            _claim(taken, quad)
+        known = [min(side(quad, 0), side(quad, 2)) for quad in claimed]
+        reads: list[PartialRead] = []
+        used = set(exclude)
+        frame_area = width * height
+        for group in groups:
+            area = cv2.contourArea(group)
+            if not MIN_AREA_FRACTION * frame_area <= area <= MAX_GROUP_FRACTION * frame_area:
+                continue
+            region = np.zeros((height, width), np.uint8)
+            cv2.drawContours(region, [group], -1, 1, -1)
+            if float((region & taken).sum()) > 0.8 * float(region.sum()):
+                continue
+            parts, _ = cv2.findContours(white & (region * 255), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            corners = [
+                corner
+                for part in parts
+                if cv2.contourArea(part) >= MIN_PART_FRACTION * frame_area
+                for corner in region_corners(part)
+            ]
+            found = self._read_region(frame_bgr, corners, region, taken, known, used)
+            reads += found
+            used.update(read.card_id for read in found)
+        return reads
+
+    def _read_region(
+        self,
+        frame_bgr: Image,
+        corners: Sequence[Corner],
+        region: Array,
+        taken: Array,
+        known: Sequence[float],
+        used: set[str],
+    ) -> list[PartialRead]:
+        widths = card_widths(corners, known)
+        candidates = []
+        for corner in corners:
+            for quad in hypotheses(corner, widths):
+                if _inside_share(quad, region) < MIN_INSIDE:
+                    continue
+                warp = _face_warp(quad)
+                face = cv2.warpPerspective(
+                    frame_bgr, warp, FACE_SIZE, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+                )
+                candidates.append(_Candidate(quad, thumbnail(face), warp))
+        free = (region & (1 - taken)).astype(np.uint8)
+        reads: list[PartialRead] = []
+        while candidates:
+            best: tuple[float, float, float, str, int, bool] | None = None
+            for number, candidate in enumerate(candidates):
+                visible = cv2.warpPerspective(free, candidate.warp, FACE_SIZE, flags=cv2.INTER_NEAREST)
+                weights = inner_mask(visible)
+                share = float(weights.mean())
+                if share < MIN_VISIBLE:
+                    continue
+                for turned in (False, True):
+                    part = np.rot90(candidate.part, 2) if turned else candidate.part
+                    mask = np.rot90(weights, 2) if turned else weights
+                    scores = self.matcher.scores(np.ascontiguousarray(part), np.ascontiguousarray(mask))
+                    for index in np.argsort(scores)[::-1]:
+                        card_id = self.matcher.ids[int(index)]
+                        if card_id not in used:
+                            break
+                    else:
+                        continue
+                    score = float(scores[index])
+                    others = np.delete(scores, index)
+                    runner = float(others.max()) if len(others) else -1.0
+                    if best is None or score > best[0]:
+                        best = (score, runner, share, card_id, number, turned)
+            if best is None or best[0] < ACCEPT_SCORE:
+                break
+            score, runner, share, card_id, number, turned = best
+            quad = candidates[number].quad
+            oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if turned else quad
+            reads.append(PartialRead(card_id, oriented, score, runner, share))
+            used.add(card_id)
+            _claim(free, quad, value=0)
+            candidates.pop(number)
+        return reads
+
+
+def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
+    """Mark ``quad``, grown by :data:`CLAIM_GROWTH` about its centre, in ``mask``."""
+    corners = np.array(quad)
+    middle = corners.mean(axis=0)
+    grown = middle + (corners - middle) * CLAIM_GROWTH
+    cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), value)
+
+
+def _inside_share(quad: Quad, region: Array) -> float:
+    """How much of ``quad`` lies on ``region`` (a 0/1 mask)."""
+    points = np.round(np.array(quad)).astype(np.int32)
+    x0, y0 = np.maximum(points.min(axis=0), 0)
+    x1, y1 = points.max(axis=0) + 1
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    box = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(box, points - (x0, y0), 1)
+    total = float(box.sum())
+    patch = region[y0:y1, x0:x1]
+    inside = float((box[: patch.shape[0], : patch.shape[1]] & patch).sum())
+    return inside / total if total else 0.0
+
+
+def observation(read: PartialRead) -> CardObservation:
+    """A partial read as the observation the table loop takes."""
+    return CardObservation(
+        card=read.card_id,
+        center=quad_centre(read.quad),
+        index=face_point(read.quad, INDEX_FRACTION),
+        confidence=max(0.0, min(1.0, read.score)),
+        corners=read.quad,
+        unsure=read.unsure,
+    )
+
+
+class OverlapRecognizer:
+    """Taught cards whole (as :class:`~vision.profile.ProfileRecognizer` reads them, unchanged)
+    and then, in what is left, from the parts that show.
+
+    >>> from vision.profile import DeckProfile
+    >>> face = np.full((140, 100, 3), 240, np.uint8); face[40:90, 30:70] = 20
+    >>> recognizer = OverlapRecognizer(DeckProfile("demo", {"a": face}))
+    >>> recognizer.recognize(np.zeros((360, 640, 3), np.uint8))
+    []
+    """
+
+    def __init__(self, profile: DeckProfile, *, threshold: float = DEFAULT_THRESHOLD) -> None:
+        self.whole = ProfileRecognizer(profile, threshold=threshold)
+        self.partial = PartialReader(profile.faces)
+
+    def recognize(self, frame_bgr: Image) -> list[CardObservation]:
+        """Every taught card in the frame, whole ones first; one read per card id."""
+        outlines = self.whole.find_outlines(frame_bgr)
+        whole = self.whole.recognize(frame_bgr, outlines)
+        reads = self.partial.read(frame_bgr, claimed=outlines, exclude=[card.card for card in whole])
+        return whole + [observation(read) for read in reads]
