@@ -49,8 +49,14 @@ from vision.profile import (
 
 #: Thumbnail (width, height) of a face's inner part that partial matches are scored on.
 THUMB_SIZE = (40, 56)
+#: Blur (in canonical-face pixels) a frame gets before a face is sampled from it at
+#: thumbnail size: the taught thumbnails' blur and shrinking together.
+THUMB_BLUR = 1.7
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
 MIN_VISIBLE = 0.3
+#: Blur (in canonical-face pixels) a frame gets before a face is sampled from it at
+#: thumbnail size: the taught thumbnails' blur and shrinking together.
+THUMB_BLUR = 1.7
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.94
@@ -68,10 +74,16 @@ ACCEPT_SCORE = 0.6
 #: At or over this correlation, and :data:`SURE_MARGIN` ahead of the next card, a read is sure.
 SURE_SCORE = 0.75
 SURE_MARGIN = 0.08
+#: How many of the best hypotheses are refined before one is kept.
+REFINED = 6
+#: Turns (degrees) and scalings about the anchor corner tried when refining, in order.
+REFINEMENTS = ((-3.0, 1.0), (3.0, 1.0), (0.0, 0.96), (0.0, 1.04), (-1.5, 1.0), (1.5, 1.0))
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
+#: Fewest outline points an edge needs to have its line fitted.
+MIN_EDGE_POINTS = 8
 #: Relative steps tried around each estimated card size (camera tilt changes the aspect).
-SIZE_STEPS = (0.96, 1.0, 1.04)
+SIZE_STEPS = (1.0,)
 
 
 @dataclass(frozen=True)
@@ -168,53 +180,90 @@ def _intersect(first: tuple[Array, Array], second: tuple[Array, Array]) -> Array
     return point
 
 
-def region_corners(contour: Array) -> list[Corner]:
-    """The card corners that show on a region's outer ``contour`` (OpenCV form)."""
+def _edge_lines(contour: Array) -> tuple[Array, list[tuple[Array, Array] | None]]:
+    """The simplified polygon of ``contour`` and each edge's line re-fitted to the outline
+    points along its middle (None for an edge too short to fit)."""
     points = contour.reshape(-1, 2).astype(np.float64)
     perimeter = cv2.arcLength(contour, True)
-    polygon = cv2.approxPolyDP(contour, max(3.0, 0.012 * perimeter), True).reshape(-1, 2)
-    count = len(polygon)
-    if count < 3:
-        return []
+    polygon = cv2.approxPolyDP(contour, max(2.5, 0.006 * perimeter), True).reshape(-1, 2)
     distances = np.linalg.norm(points[None, :, :] - polygon[:, None, :].astype(np.float64), axis=2)
     at = [int(np.argmin(row)) for row in distances]
     lines: list[tuple[Array, Array] | None] = []
-    for k in range(count):
-        start, end = at[k], at[(k + 1) % count]
-        run = points[start : end + 1] if end >= start else np.vstack([points[start:], points[: end + 1]])
+    for k in range(len(polygon)):
+        start, end = at[k], at[(k + 1) % len(polygon)]
+        run = (
+            points[start : end + 1]
+            if end >= start
+            else np.vstack([points[start:], points[: end + 1]])
+        )
         trim = len(run) // 6
-        middle = run[trim : len(run) - trim] if len(run) - 2 * trim >= 4 else run
-        lines.append(_fit_line(middle) if len(middle) >= 2 else None)
-    refined: list[Array | None] = []
+        middle = run[trim : len(run) - trim]
+        lines.append(_fit_line(middle) if len(middle) >= MIN_EDGE_POINTS else None)
+    return polygon, lines
+
+
+def _unit(vector: Array) -> Array:
+    unit: Array = vector / max(float(np.linalg.norm(vector)), 1e-9)
+    return unit
+
+
+def region_corners(contour: Array) -> list[Corner]:
+    """Where a card may have a corner on a region's outer ``contour`` (OpenCV form).
+
+    Every fitted edge gives one at each of its ends: along the edge and, into the region,
+    along the neighbouring edge if the two make a convex corner of about a right angle
+    (a card corner that shows), else square to the edge (the other edge is hidden).
+    """
+    polygon, lines = _edge_lines(contour)
+    count = len(polygon)
+    if count < 3:
+        return []
+
+    def inside(point: Array) -> bool:
+        return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) > 0
+
+    ends: list[Array] = []
+    square: list[bool] = []
     for k in range(count):
         before, after = lines[k - 1], lines[k]
-        refined.append(None if before is None or after is None else _intersect(before, after))
-    orientation = 1.0 if cv2.contourArea(polygon.astype(np.float32), oriented=True) > 0 else -1.0
-    right: list[bool] = []
-    for k in range(count):
-        point, previous, following = refined[k], refined[k - 1], refined[(k + 1) % count]
-        if point is None or previous is None or following is None:
-            right.append(False)
+        vertex = polygon[k].astype(np.float64)
+        point = None if before is None or after is None else _intersect(before, after)
+        if point is None or np.linalg.norm(point - vertex) > 12.0:
+            ends.append(vertex)
+            square.append(False)
             continue
-        a, b = previous - point, following - point
-        angle = math.degrees(math.acos(np.clip(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9), -1, 1)))
-        convex = orientation * float(a[0] * b[1] - a[1] * b[0]) < 0
-        right.append(convex and abs(angle - 90.0) <= RIGHT_ANGLE_TOLERANCE)
+        ends.append(point)
+        to_before = _unit(polygon[k - 1] - point)
+        to_after = _unit(polygon[(k + 1) % count] - point)
+        right = abs(float(to_before @ to_after)) <= math.sin(math.radians(RIGHT_ANGLE_TOLERANCE))
+        square.append(right and inside(point + (to_before + to_after) * 4.0))
     corners = []
-    for k in range(count):
-        point, previous, following = refined[k], refined[k - 1], refined[(k + 1) % count]
-        if not right[k] or point is None or previous is None or following is None:
+    for k, line in enumerate(lines):
+        if line is None:
             continue
-        a, b = previous - point, following - point
-        la, lb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
-        corners.append(
-            Corner(
-                (float(point[0]), float(point[1])),
-                ((float(a[0] / la), float(a[1] / la)), (float(b[0] / lb), float(b[1] / lb))),
-                (la, lb),
-                (right[k - 1], right[(k + 1) % count]),
+        length = float(np.linalg.norm(ends[(k + 1) % count] - ends[k]))
+        whole = square[k] and square[(k + 1) % count]
+        for end_at, towards, neighbour in (
+            (k, (k + 1) % count, k - 1),
+            ((k + 1) % count, k, (k + 1) % count),
+        ):
+            end = ends[end_at]
+            along = line[1] if line[1] @ (polygon[towards] - polygon[end_at]) > 0 else -line[1]
+            inward = np.array([-along[1], along[0]])
+            if not inside(end + along * 6.0 + inward * 6.0):
+                inward = -inward
+            other_line = lines[neighbour]
+            other = inward
+            if square[end_at] and other_line is not None:
+                other = other_line[1] if other_line[1] @ inward > 0 else -other_line[1]
+            corners.append(
+                Corner(
+                    (float(end[0]), float(end[1])),
+                    ((float(along[0]), float(along[1])), (float(other[0]), float(other[1]))),
+                    (length, 0.0),
+                    (whole, False),
+                )
             )
-        )
     return corners
 
 
@@ -259,16 +308,30 @@ def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
     return quads
 
 
-def _face_warp(quad: Quad) -> Array:
-    warp: Array = cv2.getPerspectiveTransform(np.array(quad, np.float32), FACE_CORNERS)
+def _thumb_warp(quad: Quad) -> Array:
+    """The homography from the frame to the thumbnail of the face inside ``quad``."""
+    width, height = FACE_SIZE
+    inset_x, inset_y = round(width * INSET), round(height * INSET)
+    scale_x = THUMB_SIZE[0] / (width - 2 * inset_x)
+    scale_y = THUMB_SIZE[1] / (height - 2 * inset_y)
+    inner = np.array(
+        [[scale_x, 0.0, -inset_x * scale_x], [0.0, scale_y, -inset_y * scale_y], [0.0, 0.0, 1.0]]
+    )
+    face = cv2.getPerspectiveTransform(np.array(quad, np.float32), FACE_CORNERS)
+    warp: Array = inner @ face
     return warp
 
 
-@dataclass
-class _Candidate:
-    quad: Quad
-    part: Array
-    warp: Array
+def _blurred_grey(frame_bgr: Image, region: Array, sigma: float) -> Array:
+    """The frame in grey, blurred by ``sigma`` pixels over ``region``'s bounding box only
+    (so a face sampled from it at thumbnail size is smoothed as a taught one is)."""
+    grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    x, y, width, height = cv2.boundingRect(region)
+    pad = int(3 * sigma) + 2
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(grey.shape[1], x + width + pad), min(grey.shape[0], y + height + pad)
+    grey[y0:y1, x0:x1] = cv2.GaussianBlur(grey[y0:y1, x0:x1], (0, 0), sigma)
+    return np.asarray(grey)
 
 
 class PartialReader:
@@ -299,7 +362,7 @@ class PartialReader:
         )
         taken = np.zeros((height, width), np.uint8)
         for quad in claimed:
-            _claim(taken, quad)
+            _claim(taken, quad, value=255)
         known = [min(side(quad, 0), side(quad, 2)) for quad in claimed]
         reads: list[PartialRead] = []
         used = set(exclude)
@@ -309,17 +372,17 @@ class PartialReader:
             if not MIN_AREA_FRACTION * frame_area <= area <= MAX_GROUP_FRACTION * frame_area:
                 continue
             region = np.zeros((height, width), np.uint8)
-            cv2.drawContours(region, [group], -1, 1, -1)
+            cv2.drawContours(region, [group], -1, 255, -1)
             if float((region & taken).sum()) > 0.8 * float(region.sum()):
                 continue
             parts, _ = cv2.findContours(white & (region * 255), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            corners = [
-                corner
-                for part in parts
-                if cv2.contourArea(part) >= MIN_PART_FRACTION * frame_area
-                for corner in region_corners(part)
-            ]
-            found = self._read_region(frame_bgr, corners, region, taken, known, used)
+            pieces = []
+            for part in parts:
+                if cv2.contourArea(part) >= MIN_PART_FRACTION * frame_area:
+                    piece = np.zeros((height, width), np.uint8)
+                    cv2.drawContours(piece, [part], -1, 255, -1)
+                    pieces.append((piece, region_corners(part)))
+            found = self._read_region(frame_bgr, pieces, region, taken, known, used)
             reads += found
             used.update(read.card_id for read in found)
         return reads
@@ -327,58 +390,152 @@ class PartialReader:
     def _read_region(
         self,
         frame_bgr: Image,
-        corners: Sequence[Corner],
+        pieces: Sequence[tuple[Array, list[Corner]]],
         region: Array,
         taken: Array,
         known: Sequence[float],
         used: set[str],
     ) -> list[PartialRead]:
-        widths = card_widths(corners, known)
-        candidates = []
-        for corner in corners:
-            for quad in hypotheses(corner, widths):
-                if _inside_share(quad, region) < MIN_INSIDE:
-                    continue
-                warp = _face_warp(quad)
-                face = cv2.warpPerspective(
-                    frame_bgr, warp, FACE_SIZE, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-                )
-                candidates.append(_Candidate(quad, thumbnail(face), warp))
-        free = (region & (1 - taken)).astype(np.uint8)
+        widths = card_widths([corner for _, corners in pieces for corner in corners], known)
+        if not widths:
+            return []
+        free = cv2.bitwise_and(region, cv2.bitwise_not(taken))
+        grey = _blurred_grey(frame_bgr, region, THUMB_BLUR * widths[0] / FACE_SIZE[0])
+        candidates: list[_Candidate] = []
+        seen: set[tuple[int, int, int, int]] = set()
+        for piece, corners in pieces:
+            own = piece & free
+            for corner in corners:
+                for quad in hypotheses(corner, widths):
+                    key = _pose_key(quad)
+                    if key in seen or _inside_share(quad, region) < MIN_INSIDE:
+                        continue
+                    seen.add(key)
+                    candidates.append(_Candidate(quad, corner.point, own))
         reads: list[PartialRead] = []
         while candidates:
-            best: tuple[float, float, float, str, int, bool] | None = None
-            for number, candidate in enumerate(candidates):
-                visible = cv2.warpPerspective(free, candidate.warp, FACE_SIZE, flags=cv2.INTER_NEAREST)
-                weights = inner_mask(visible)
-                share = float(weights.mean())
-                if share < MIN_VISIBLE:
-                    continue
-                for turned in (False, True):
-                    part = np.rot90(candidate.part, 2) if turned else candidate.part
-                    mask = np.rot90(weights, 2) if turned else weights
-                    scores = self.matcher.scores(np.ascontiguousarray(part), np.ascontiguousarray(mask))
-                    for index in np.argsort(scores)[::-1]:
-                        card_id = self.matcher.ids[int(index)]
-                        if card_id not in used:
-                            break
-                    else:
-                        continue
-                    score = float(scores[index])
-                    others = np.delete(scores, index)
-                    runner = float(others.max()) if len(others) else -1.0
-                    if best is None or score > best[0]:
-                        best = (score, runner, share, card_id, number, turned)
-            if best is None or best[0] < ACCEPT_SCORE:
+            for candidate in candidates:
+                if candidate.scored is None or candidate.scored.card_id in used:
+                    candidate.scored = self._score(
+                        grey, (free, candidate.own), candidate.quad, used
+                    )
+            ranked = sorted(
+                (c for c in candidates if c.scored is not None),
+                key=lambda c: -c.scored.score if c.scored is not None else 0.0,
+            )[:REFINED]
+            best: tuple[Quad, _Scored] | None = None
+            for candidate in ranked:
+                refined = self._refine(grey, free, candidate, used)
+                if best is None or refined[1].score > best[1].score:
+                    best = refined
+            if best is None or best[1].score < ACCEPT_SCORE:
                 break
-            score, runner, share, card_id, number, turned = best
-            quad = candidates[number].quad
-            oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if turned else quad
-            reads.append(PartialRead(card_id, oriented, score, runner, share))
-            used.add(card_id)
+            quad, scored = best
+            oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
+            reads.append(
+                PartialRead(scored.card_id, oriented, scored.score, scored.runner_up, scored.visible)
+            )
+            used.add(scored.card_id)
             _claim(free, quad, value=0)
-            candidates.pop(number)
+            for candidate in candidates:
+                _claim(candidate.own, quad, value=0)
+            for candidate in candidates:
+                if _overlap(candidate.quad, quad):
+                    candidate.scored = None
+            candidates = [c for c in candidates if not _same_card(c.quad, quad)]
         return reads
+
+    def _score(
+        self, grey: Array, visible: Sequence[Array], quad: Quad, used: set[str]
+    ) -> _Scored | None:
+        """The best untaken card for the face inside ``quad`` of the blurred ``grey`` frame,
+        over each of the ``visible`` masks (0/255: the unclaimed group; the unclaimed
+        white part the hypothesis came from)."""
+        warp = _thumb_warp(quad)
+        part = cv2.warpPerspective(
+            grey, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        ).astype(np.float32)
+        best: _Scored | None = None
+        for shown in visible:
+            seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
+            weights = (seen >= 250).astype(np.float32)
+            share = float(weights.mean())
+            if share < MIN_VISIBLE:
+                continue
+            found = self._best(part, weights, share, used)
+            if found is not None and (best is None or found.score > best.score):
+                best = found
+        return best
+
+    def _best(self, part: Array, weights: Array, share: float, used: set[str]) -> _Scored | None:
+        best: _Scored | None = None
+        for turned in (False, True):
+            image = np.ascontiguousarray(np.rot90(part, 2)) if turned else part
+            mask = np.ascontiguousarray(np.rot90(weights, 2)) if turned else weights
+            scores = self.matcher.scores(image, mask)
+            order = [int(k) for k in np.argsort(scores)[::-1]]
+            free_ids = [k for k in order if self.matcher.ids[k] not in used]
+            if not free_ids:
+                continue
+            index = free_ids[0]
+            runner = max((float(scores[k]) for k in order if k != index), default=-1.0)
+            if best is None or scores[index] > best.score:
+                best = _Scored(self.matcher.ids[index], float(scores[index]), runner, share, turned)
+        return best
+
+    def _refine(
+        self, grey: Array, free: Array, candidate: _Candidate, used: set[str]
+    ) -> tuple[Quad, _Scored]:
+        """``candidate`` turned and scaled about its anchor corner while that scores better."""
+        assert candidate.scored is not None
+        quad, scored = candidate.quad, candidate.scored
+        anchor = np.array(candidate.anchor)
+        for turn, scale in REFINEMENTS:
+            angle = math.radians(turn)
+            rotation = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+            moved = (np.array(quad) - anchor) @ rotation.T * scale + anchor
+            trial = order_quad(moved)
+            result = self._score(grey, (free, candidate.own), trial, used)
+            if result is not None and result.score > scored.score:
+                quad, scored = trial, result
+        return quad, scored
+
+
+@dataclass(frozen=True)
+class _Scored:
+    card_id: str
+    score: float
+    runner_up: float
+    visible: float
+    turned: bool
+
+
+@dataclass
+class _Candidate:
+    quad: Quad
+    anchor: tuple[float, float]
+    own: Array
+    scored: _Scored | None = None
+
+
+def _overlap(first: Quad, second: Quad) -> bool:
+    """Whether the bounding boxes of two outlines meet."""
+    (ax, ay), (bx, by) = zip(*first, strict=True), zip(*second, strict=True)
+    return min(ax) <= max(bx) and min(bx) <= max(ax) and min(ay) <= max(by) and min(by) <= max(ay)
+
+
+def _same_card(first: Quad, second: Quad) -> bool:
+    """Whether two outlines are one card (centres within a fifth of its width)."""
+    return math.dist(quad_centre(first), quad_centre(second)) < 0.2 * side(first, 0)
+
+
+def _pose_key(quad: Quad) -> tuple[int, int, int, int]:
+    """A coarse key of an outline's centre (4 px), direction of its short side (4
+    degrees, either way round) and width (5 %): hypotheses with one key are one."""
+    (x0, y0), (x1, y1) = quad[0], quad[1]
+    cx, cy = quad_centre(quad)
+    angle = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 180.0
+    return (round(cx / 4), round(cy / 4), round(angle / 4) % 45, round(math.log(side(quad, 0)) / 0.05))
 
 
 def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
