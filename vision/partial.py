@@ -17,9 +17,13 @@ no whole outline there. Each such region is read here in three steps:
    scored again: the top card of a fan is whole and is read first, then the one under
    it, and so on. One read per physical card and never one card id twice.
 
-A read whose correlation is under :data:`SURE_SCORE`, or barely ahead of the next
-best card, is reported ``unsure``; anything under :data:`ACCEPT_SCORE` (clutter, cards
-that were never taught) is not reported at all.
+A card read whole is reported from :data:`ACCEPT_SCORE` and is sure from
+:data:`SURE_SCORE`; one read from a part (less than :data:`WHOLE_SHARE` of its face shows)
+must pass the stricter :data:`ACCEPT_PART` and :data:`SURE_PART`, each with a lead over
+the next best card. A read under its sure level is reported ``unsure``; anything under
+its accept level (clutter, cards never taught, strips too narrow to tell) is not
+reported at all. The levels were set on the synthetic scenes of
+``benchmarks/bench_taught_overlap.py`` (docs/vision-teaching.md has the figures).
 """
 
 from __future__ import annotations
@@ -52,11 +56,19 @@ THUMB_SIZE = (40, 56)
 #: Blur (in canonical-face pixels) a frame gets before a face is sampled from it at
 #: thumbnail size: the taught thumbnails' blur and shrinking together.
 THUMB_BLUR = 1.7
+#: Grey-level spread under which a part counts as plain (its correlation is damped).
+MIN_SPREAD = 6.0
+#: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
+ERODE = np.ones((3, 3), np.uint8)
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
 MIN_VISIBLE = 0.3
 #: Blur (in canonical-face pixels) a frame gets before a face is sampled from it at
 #: thumbnail size: the taught thumbnails' blur and shrinking together.
 THUMB_BLUR = 1.7
+#: Grey-level spread under which a part counts as plain (its correlation is damped).
+MIN_SPREAD = 6.0
+#: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
+ERODE = np.ones((3, 3), np.uint8)
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.94
@@ -71,9 +83,16 @@ MIN_PART_FRACTION = 0.0004
 CLAIM_GROWTH = 1.08
 #: Under this correlation a part is not reported at all.
 ACCEPT_SCORE = 0.6
+#: A part showing less than this share of its face needs :data:`ACCEPT_PART` to be
+#: reported, and that much ahead of the next best card; it is sure from :data:`SURE_PART`.
+WHOLE_SHARE = 0.9
+ACCEPT_PART = 0.8
+ACCEPT_PART_MARGIN = 0.05
+SURE_PART = 0.85
 #: At or over this correlation, and :data:`SURE_MARGIN` ahead of the next card, a read is sure.
 SURE_SCORE = 0.75
 SURE_MARGIN = 0.08
+SURE_PART_MARGIN = 0.1
 #: How many of the best hypotheses are refined before one is kept.
 REFINED = 6
 #: Turns (degrees) and scalings about the anchor corner tried when refining, in order.
@@ -111,7 +130,9 @@ class PartialRead:
     @property
     def unsure(self) -> bool:
         """Whether the referee should have a look before acting on it."""
-        return self.score < SURE_SCORE or self.score - self.runner_up < SURE_MARGIN
+        if self.visible >= WHOLE_SHARE:
+            return self.score < SURE_SCORE or self.score - self.runner_up < SURE_MARGIN
+        return self.score < SURE_PART or self.score - self.runner_up < SURE_PART_MARGIN
 
 
 def thumbnail(face: Image) -> Array:
@@ -152,15 +173,14 @@ class PartialMatcher:
         [1.0, 0.0]
         """
         weights = mask.reshape(-1)
-        count = float(weights.sum())
+        count = max(float(weights.sum()), 1.0)
         values = part.reshape(-1)
         centred = (values - float(values @ weights) / count) * weights
-        spread = float(np.linalg.norm(centred))
+        floor = count * MIN_SPREAD**2
+        spread = math.sqrt(max(float(centred @ centred), floor))
         taught_means = self._thumbs @ weights / count
-        taught_spread = np.sqrt(
-            np.maximum(self._squares @ weights - count * taught_means**2, 1e-6)
-        )
-        result: Array = (self._thumbs @ centred) / (taught_spread * max(spread, 1e-6))
+        taught_spread = np.sqrt(np.maximum(self._squares @ weights - count * taught_means**2, floor))
+        result: Array = (self._thumbs @ centred) / (taught_spread * spread)
         return result
 
 
@@ -426,9 +446,9 @@ class PartialReader:
             best: tuple[Quad, _Scored] | None = None
             for candidate in ranked:
                 refined = self._refine(grey, free, candidate, used)
-                if best is None or refined[1].score > best[1].score:
+                if _accepted(refined[1]) and (best is None or refined[1].score > best[1].score):
                     best = refined
-            if best is None or best[1].score < ACCEPT_SCORE:
+            if best is None:
                 break
             quad, scored = best
             oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
@@ -458,7 +478,7 @@ class PartialReader:
         best: _Scored | None = None
         for shown in visible:
             seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
-            weights = (seen >= 250).astype(np.float32)
+            weights = cv2.erode((seen >= 250).astype(np.float32), ERODE)
             share = float(weights.mean())
             if share < MIN_VISIBLE:
                 continue
@@ -516,6 +536,13 @@ class _Candidate:
     anchor: tuple[float, float]
     own: Array
     scored: _Scored | None = None
+
+
+def _accepted(scored: _Scored) -> bool:
+    """Whether a scored hypothesis is reported at all."""
+    if scored.visible >= WHOLE_SHARE:
+        return scored.score >= ACCEPT_SCORE
+    return scored.score >= ACCEPT_PART and scored.score - scored.runner_up >= ACCEPT_PART_MARGIN
 
 
 def _overlap(first: Quad, second: Quad) -> bool:

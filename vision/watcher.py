@@ -40,7 +40,8 @@ from vision.cards import CardRecognizer, CardTracker
 from vision.dice import find_dice
 from vision.layout import Point, TableLayout
 from vision.observations import CardObservation, DieObservation
-from vision.profile import DeckProfile, ProfileRecognizer
+from vision.partial import OverlapRecognizer
+from vision.profile import DeckProfile
 from vision.smoothing import Smoother, TableChange
 
 log = logging.getLogger(__name__)
@@ -85,8 +86,9 @@ def standard_reader(recognizer: CardRecognizer | None = None) -> CardReader:
 
 
 def profile_reader(profile: DeckProfile) -> CardReader:
-    """The cards of a taught deck (21X), read again only when the picture changed."""
-    recognizer = ProfileRecognizer(profile)
+    """The cards of a taught deck (21X), whole or overlapped (a fanned hand), read again
+    only when the picture changed."""
+    recognizer = OverlapRecognizer(profile)
     last: list[np.ndarray] = []
     cards: list[CardObservation] = []
 
