@@ -28,6 +28,7 @@ from vision.scenes.synthetic import (
     CardFace,
     ExpressionCard,
     FaceLibrary,
+    Layout,
     PlacedCard,
     Scene,
     SceneBuilder,
@@ -117,9 +118,11 @@ def main() -> None:
         height = float(rng.uniform(40.0, 80.0))
         kind = ("wide fans", "tight fans", "columns")[number % 3]
         if kind == "wide fans":
-            scene = spread_fan(builder, chosen, spread=float(rng.uniform(10.0, 28.0)), height_cm=height)
+            scene = spread_fan(
+                builder, chosen, spread=float(rng.uniform(10.0, 28.0)), height_cm=height
+            )
         else:
-            layout = "fan" if kind == "tight fans" else "column"
+            layout: Layout = "fan" if kind == "tight fans" else "column"
             scene = builder.build(chosen, layout=layout, height_cm=height)
         start = time.perf_counter()
         seen = overlap.recognize(scene.image)
@@ -131,7 +134,9 @@ def main() -> None:
         heights[("40-53 cm", "53-67 cm", "67-80 cm")[min(2, int((height - 40.0) / 13.34))]].score(
             scene, reads
         )
-        whole_tally.score(scene, [(card.card, card.center, False) for card in whole_only.recognize(scene.image)])
+        whole_tally.score(
+            scene, [(card.card, card.center, False) for card in whole_only.recognize(scene.image)]
+        )
     for label, tally in tallies.items():
         for line in tally.lines(label):
             print(line)

@@ -60,15 +60,10 @@ THUMB_BLUR = 1.7
 MIN_SPREAD = 6.0
 #: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
 ERODE = np.ones((3, 3), np.uint8)
+#: Bands (share of the face across) along each side scored on their own.
+STRIP_SHARES = (0.5,)
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
-MIN_VISIBLE = 0.3
-#: Blur (in canonical-face pixels) a frame gets before a face is sampled from it at
-#: thumbnail size: the taught thumbnails' blur and shrinking together.
-THUMB_BLUR = 1.7
-#: Grey-level spread under which a part counts as plain (its correlation is damped).
-MIN_SPREAD = 6.0
-#: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
-ERODE = np.ones((3, 3), np.uint8)
+MIN_VISIBLE = 0.2
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.94
@@ -81,28 +76,26 @@ MAX_GROUP_FRACTION = 0.25
 MIN_PART_FRACTION = 0.0004
 #: A card read claims its outline grown by this factor (its border and shadow).
 CLAIM_GROWTH = 1.08
-#: Under this correlation a part is not reported at all.
-ACCEPT_SCORE = 0.6
+#: Under this correlation a card (most of its face showing) is not reported at all.
+ACCEPT_SCORE = 0.7
 #: A part showing less than this share of its face needs :data:`ACCEPT_PART` to be
 #: reported, and that much ahead of the next best card; it is sure from :data:`SURE_PART`.
 WHOLE_SHARE = 0.9
-ACCEPT_PART = 0.8
+ACCEPT_PART = 0.9
 ACCEPT_PART_MARGIN = 0.05
-SURE_PART = 0.85
+SURE_PART = 0.94
 #: At or over this correlation, and :data:`SURE_MARGIN` ahead of the next card, a read is sure.
 SURE_SCORE = 0.75
 SURE_MARGIN = 0.08
 SURE_PART_MARGIN = 0.1
 #: How many of the best hypotheses are refined before one is kept.
-REFINED = 6
+REFINED = 3
 #: Turns (degrees) and scalings about the anchor corner tried when refining, in order.
 REFINEMENTS = ((-3.0, 1.0), (3.0, 1.0), (0.0, 0.96), (0.0, 1.04), (-1.5, 1.0), (1.5, 1.0))
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
 #: Fewest outline points an edge needs to have its line fitted.
 MIN_EDGE_POINTS = 8
-#: Relative steps tried around each estimated card size (camera tilt changes the aspect).
-SIZE_STEPS = (1.0,)
 
 
 @dataclass(frozen=True)
@@ -179,7 +172,9 @@ class PartialMatcher:
         floor = count * MIN_SPREAD**2
         spread = math.sqrt(max(float(centred @ centred), floor))
         taught_means = self._thumbs @ weights / count
-        taught_spread = np.sqrt(np.maximum(self._squares @ weights - count * taught_means**2, floor))
+        taught_spread = np.sqrt(
+            np.maximum(self._squares @ weights - count * taught_means**2, floor)
+        )
         result: Array = (self._thumbs @ centred) / (taught_spread * spread)
         return result
 
@@ -320,11 +315,10 @@ def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
     point = np.array(corner.point)
     first, second = (np.array(d) for d in corner.directions)
     for width in widths:
-        for step in SIZE_STEPS:
-            short, long = width * step, width * CARD_ASPECT * step
-            for along_first, along_second in ((short, long), (long, short)):
-                a, b = point + first * along_first, point + second * along_second
-                quads.append(order_quad(np.array([point, a, a + b - point, b])))
+        short, long = width, width * CARD_ASPECT
+        for along_first, along_second in ((short, long), (long, short)):
+            a, b = point + first * along_first, point + second * along_second
+            quads.append(order_quad(np.array([point, a, a + b - point, b])))
     return quads
 
 
@@ -393,9 +387,11 @@ class PartialReader:
                 continue
             region = np.zeros((height, width), np.uint8)
             cv2.drawContours(region, [group], -1, 255, -1)
-            if float((region & taken).sum()) > 0.8 * float(region.sum()):
+            if cv2.countNonZero(cv2.bitwise_and(region, taken)) > 0.8 * cv2.countNonZero(region):
                 continue
-            parts, _ = cv2.findContours(white & (region * 255), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            parts, _ = cv2.findContours(
+                cv2.bitwise_and(white, region), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
+            )
             pieces = []
             for part in parts:
                 if cv2.contourArea(part) >= MIN_PART_FRACTION * frame_area:
@@ -441,7 +437,8 @@ class PartialReader:
                     )
             ranked = sorted(
                 (c for c in candidates if c.scored is not None),
-                key=lambda c: -c.scored.score if c.scored is not None else 0.0,
+                key=lambda c: _rank(c.scored) if c.scored is not None else (False, -1.0),
+                reverse=True,
             )[:REFINED]
             best: tuple[Quad, _Scored] | None = None
             for candidate in ranked:
@@ -453,7 +450,9 @@ class PartialReader:
             quad, scored = best
             oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
             reads.append(
-                PartialRead(scored.card_id, oriented, scored.score, scored.runner_up, scored.visible)
+                PartialRead(
+                    scored.card_id, oriented, scored.score, scored.runner_up, scored.visible
+                )
             )
             used.add(scored.card_id)
             _claim(free, quad, value=0)
@@ -478,13 +477,13 @@ class PartialReader:
         best: _Scored | None = None
         for shown in visible:
             seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
-            weights = cv2.erode((seen >= 250).astype(np.float32), ERODE)
-            share = float(weights.mean())
-            if share < MIN_VISIBLE:
-                continue
-            found = self._best(part, weights, share, used)
-            if found is not None and (best is None or found.score > best.score):
-                best = found
+            for weights in _strips(cv2.erode((seen >= 250).astype(np.float32), ERODE)):
+                share = float(weights.mean())
+                if share < MIN_VISIBLE:
+                    continue
+                found = self._best(part, weights, share, used)
+                if found is not None and (best is None or _rank(found) > _rank(best)):
+                    best = found
         return best
 
     def _best(self, part: Array, weights: Array, share: float, used: set[str]) -> _Scored | None:
@@ -512,11 +511,13 @@ class PartialReader:
         anchor = np.array(candidate.anchor)
         for turn, scale in REFINEMENTS:
             angle = math.radians(turn)
-            rotation = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+            rotation = np.array(
+                [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]]
+            )
             moved = (np.array(quad) - anchor) @ rotation.T * scale + anchor
             trial = order_quad(moved)
             result = self._score(grey, (free, candidate.own), trial, used)
-            if result is not None and result.score > scored.score:
+            if result is not None and _rank(result) > _rank(scored):
                 quad, scored = trial, result
         return quad, scored
 
@@ -536,6 +537,30 @@ class _Candidate:
     anchor: tuple[float, float]
     own: Array
     scored: _Scored | None = None
+
+
+def _strips(weights: Array) -> list[Array]:
+    """``weights`` whole, and cut to a band along each side of the face (where the strip
+    of a card in a fan or column shows when the card over it is not read)."""
+    height, width = weights.shape
+    masks = [weights]
+    for share in STRIP_SHARES:
+        across, down = round(width * share), round(height * share)
+        for rows, columns in (
+            (slice(None), slice(0, across)),
+            (slice(None), slice(width - across, None)),
+            (slice(0, down), slice(None)),
+            (slice(height - down, None), slice(None)),
+        ):
+            band = np.zeros_like(weights)
+            band[rows, columns] = weights[rows, columns]
+            masks.append(band)
+    return masks
+
+
+def _rank(scored: _Scored) -> tuple[bool, float]:
+    """How one scoring of a hypothesis compares with another: reported ones first."""
+    return (_accepted(scored), scored.score)
 
 
 def _accepted(scored: _Scored) -> bool:
@@ -562,7 +587,12 @@ def _pose_key(quad: Quad) -> tuple[int, int, int, int]:
     (x0, y0), (x1, y1) = quad[0], quad[1]
     cx, cy = quad_centre(quad)
     angle = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 180.0
-    return (round(cx / 4), round(cy / 4), round(angle / 4) % 45, round(math.log(side(quad, 0)) / 0.05))
+    return (
+        round(cx / 4),
+        round(cy / 4),
+        round(angle / 4) % 45,
+        round(math.log(side(quad, 0)) / 0.05),
+    )
 
 
 def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
@@ -619,5 +649,7 @@ class OverlapRecognizer:
         """Every taught card in the frame, whole ones first; one read per card id."""
         outlines = self.whole.find_outlines(frame_bgr)
         whole = self.whole.recognize(frame_bgr, outlines)
-        reads = self.partial.read(frame_bgr, claimed=outlines, exclude=[card.card for card in whole])
+        reads = self.partial.read(
+            frame_bgr, claimed=outlines, exclude=[card.card for card in whole]
+        )
         return whole + [observation(read) for read in reads]
