@@ -60,13 +60,11 @@ THUMB_BLUR = 1.7
 MIN_SPREAD = 6.0
 #: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
 ERODE = np.ones((3, 3), np.uint8)
-#: Bands (share of the face across) along each side scored on their own.
-STRIP_SHARES = (0.5,)
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
 MIN_VISIBLE = 0.2
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
-MIN_INSIDE = 0.94
+MIN_INSIDE = 0.85
 #: Gaps (pixels) closed between the white parts of one group of cards: a celebrity card's
 #: golden border or a shadow line splits the white of overlapping cards.
 BRIDGE_PIXELS = 11
@@ -89,9 +87,21 @@ SURE_SCORE = 0.75
 SURE_MARGIN = 0.08
 SURE_PART_MARGIN = 0.1
 #: How many of the best hypotheses are refined before one is kept.
-REFINED = 3
-#: Turns (degrees) and scalings about the anchor corner tried when refining, in order.
-REFINEMENTS = ((-3.0, 1.0), (3.0, 1.0), (0.0, 0.96), (0.0, 1.04), (-1.5, 1.0), (1.5, 1.0))
+REFINED = 4
+#: Moves tried when refining: turn (degrees) and scaling about the anchor corner, and
+#: shift (per cent of the card's width), each at full reach and then halved.
+REFINE_MOVES = (
+    (-3.0, 1.0, 0.0, 0.0),
+    (3.0, 1.0, 0.0, 0.0),
+    (0.0, 0.95, 0.0, 0.0),
+    (0.0, 1.05, 0.0, 0.0),
+    (0.0, 1.0, -4.0, 0.0),
+    (0.0, 1.0, 4.0, 0.0),
+    (0.0, 1.0, 0.0, -4.0),
+    (0.0, 1.0, 0.0, 4.0),
+)
+#: Most rounds of moves in one refinement.
+REFINE_ROUNDS = 4
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
 #: Fewest outline points an edge needs to have its line fitted.
@@ -362,7 +372,7 @@ class PartialReader:
     ) -> list[PartialRead]:
         """Cards in the overlapped regions of the frame.
 
-        ``claimed`` are outlines already accounted for (whole cards, read or not): a region
+        ``claimed`` are outlines already accounted for (whole cards, read or not): what
         they cover is not read again; ``exclude`` card ids already read elsewhere.
         """
         height, width = frame_bgr.shape[:2]
@@ -372,36 +382,36 @@ class PartialReader:
         groups, _ = cv2.findContours(
             cv2.morphologyEx(white, cv2.MORPH_CLOSE, bridge),
             cv2.RETR_EXTERNAL,
-            cv2.CHAIN_APPROX_SIMPLE,
+            cv2.CHAIN_APPROX_NONE,
         )
         taken = np.zeros((height, width), np.uint8)
         for quad in claimed:
             _claim(taken, quad, value=255)
         known = [min(side(quad, 0), side(quad, 2)) for quad in claimed]
-        reads: list[PartialRead] = []
-        used = set(exclude)
         frame_area = width * height
+        region = np.zeros((height, width), np.uint8)
+        outer = []
         for group in groups:
-            area = cv2.contourArea(group)
-            if not MIN_AREA_FRACTION * frame_area <= area <= MAX_GROUP_FRACTION * frame_area:
-                continue
-            region = np.zeros((height, width), np.uint8)
-            cv2.drawContours(region, [group], -1, 255, -1)
-            if cv2.countNonZero(cv2.bitwise_and(region, taken)) > 0.8 * cv2.countNonZero(region):
-                continue
-            parts, _ = cv2.findContours(
-                cv2.bitwise_and(white, region), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE
-            )
-            pieces = []
-            for part in parts:
-                if cv2.contourArea(part) >= MIN_PART_FRACTION * frame_area:
-                    piece = np.zeros((height, width), np.uint8)
-                    cv2.drawContours(piece, [part], -1, 255, -1)
-                    pieces.append((piece, region_corners(part)))
-            found = self._read_region(frame_bgr, pieces, region, taken, known, used)
-            reads += found
-            used.update(read.card_id for read in found)
-        return reads
+            if MIN_AREA_FRACTION * frame_area <= cv2.contourArea(group) <= (
+                MAX_GROUP_FRACTION * frame_area
+            ):
+                cv2.drawContours(region, [group], -1, 255, -1)
+                outer.append(group)
+        parts, _ = cv2.findContours(
+            cv2.bitwise_and(white, cv2.bitwise_and(region, cv2.bitwise_not(taken))),
+            cv2.RETR_EXTERNAL,
+            cv2.CHAIN_APPROX_NONE,
+        )
+        pieces = []
+        for part in parts:
+            if cv2.contourArea(part) >= MIN_PART_FRACTION * frame_area:
+                piece = np.zeros((height, width), np.uint8)
+                cv2.drawContours(piece, [part], -1, 255, -1)
+                pieces.append((piece, region_corners(part)))
+        # The groups' own outlines run along the outer edges of the cards: clean corners
+        # where ink or a shadow notches the white parts.
+        pieces += [(region, region_corners(group)) for group in outer]
+        return self._read_region(frame_bgr, pieces, region, taken, known, set(exclude))
 
     def _read_region(
         self,
@@ -427,7 +437,7 @@ class PartialReader:
                     if key in seen or _inside_share(quad, region) < MIN_INSIDE:
                         continue
                     seen.add(key)
-                    candidates.append(_Candidate(quad, corner.point, own))
+                    candidates.append(_Candidate(quad, np.array(corner.point), own))
         reads: list[PartialRead] = []
         while candidates:
             for candidate in candidates:
@@ -477,13 +487,13 @@ class PartialReader:
         best: _Scored | None = None
         for shown in visible:
             seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
-            for weights in _strips(cv2.erode((seen >= 250).astype(np.float32), ERODE)):
-                share = float(weights.mean())
-                if share < MIN_VISIBLE:
-                    continue
-                found = self._best(part, weights, share, used)
-                if found is not None and (best is None or _rank(found) > _rank(best)):
-                    best = found
+            weights = cv2.erode((seen >= 250).astype(np.float32), ERODE)
+            share = float(weights.mean())
+            if share < MIN_VISIBLE:
+                continue
+            found = self._best(part, weights, share, used)
+            if found is not None and (best is None or _rank(found) > _rank(best)):
+                best = found
         return best
 
     def _best(self, part: Array, weights: Array, share: float, used: set[str]) -> _Scored | None:
@@ -505,20 +515,30 @@ class PartialReader:
     def _refine(
         self, grey: Array, free: Array, candidate: _Candidate, used: set[str]
     ) -> tuple[Quad, _Scored]:
-        """``candidate`` turned and scaled about its anchor corner while that scores better."""
+        """``candidate`` turned, scaled (about its anchor corner) and shifted, one small
+        move at a time, while that scores better; moves halve when none helps."""
         assert candidate.scored is not None
         quad, scored = candidate.quad, candidate.scored
-        anchor = np.array(candidate.anchor)
-        for turn, scale in REFINEMENTS:
-            angle = math.radians(turn)
-            rotation = np.array(
-                [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]]
-            )
-            moved = (np.array(quad) - anchor) @ rotation.T * scale + anchor
-            trial = order_quad(moved)
-            result = self._score(grey, (free, candidate.own), trial, used)
-            if result is not None and _rank(result) > _rank(scored):
-                quad, scored = trial, result
+        anchor = candidate.anchor
+        reach = 1.0
+        for _ in range(REFINE_ROUNDS):
+            improved = False
+            for turn, scale, dx, dy in REFINE_MOVES:
+                angle = math.radians(turn * reach)
+                rotation = np.array(
+                    [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]]
+                )
+                factor = 1.0 + (scale - 1.0) * reach
+                shift = np.array([dx, dy]) * reach * side(quad, 0) / 100.0
+                moved = (np.array(quad) - anchor) @ rotation.T * factor + anchor + shift
+                trial = order_quad(moved)
+                result = self._score(grey, (free, candidate.own), trial, used)
+                if result is not None and _rank(result) > _rank(scored):
+                    quad, scored, anchor, improved = trial, result, anchor + shift, True
+            if not improved:
+                reach /= 2.0
+                if reach < 0.25:
+                    break
         return quad, scored
 
 
@@ -534,28 +554,9 @@ class _Scored:
 @dataclass
 class _Candidate:
     quad: Quad
-    anchor: tuple[float, float]
+    anchor: Array
     own: Array
     scored: _Scored | None = None
-
-
-def _strips(weights: Array) -> list[Array]:
-    """``weights`` whole, and cut to a band along each side of the face (where the strip
-    of a card in a fan or column shows when the card over it is not read)."""
-    height, width = weights.shape
-    masks = [weights]
-    for share in STRIP_SHARES:
-        across, down = round(width * share), round(height * share)
-        for rows, columns in (
-            (slice(None), slice(0, across)),
-            (slice(None), slice(width - across, None)),
-            (slice(0, down), slice(None)),
-            (slice(height - down, None), slice(None)),
-        ):
-            band = np.zeros_like(weights)
-            band[rows, columns] = weights[rows, columns]
-            masks.append(band)
-    return masks
 
 
 def _rank(scored: _Scored) -> tuple[bool, float]:
