@@ -110,13 +110,14 @@ MIN_EDGE_POINTS = 8
 
 @dataclass(frozen=True)
 class Corner:
-    """A visible card corner: its point, unit directions along its two edges, and
-    whether each edge ends at another card corner (then its length is a whole side)."""
+    """Where a card may have a corner: its point, unit directions along the edge it was
+    found on and along the card's other side, that edge's length, and whether the edge
+    runs between two card corners (then its length is a whole side of a card)."""
 
     point: tuple[float, float]
     directions: tuple[tuple[float, float], tuple[float, float]]
-    lengths: tuple[float, float]
-    whole: tuple[bool, bool]
+    length: float
+    whole: bool
 
 
 @dataclass(frozen=True)
@@ -149,31 +150,27 @@ def thumbnail(face: Image) -> Array:
     return small
 
 
-def inner_mask(mask: Array) -> Array:
-    """A 0/1 face mask (canonical size) cut to the thumbnail's inner part, as float32."""
-    inset_x, inset_y = round(FACE_SIZE[0] * INSET), round(FACE_SIZE[1] * INSET)
-    inner = mask[inset_y:-inset_y, inset_x:-inset_x].astype(np.float32)
-    small: Array = cv2.resize(inner, THUMB_SIZE, interpolation=cv2.INTER_AREA)
-    return (small > 0.99).astype(np.float32)
-
-
 class PartialMatcher:
-    """Masked normalised correlation of a face part against every taught face."""
+    """Masked normalised correlation of a face part against every taught face, either
+    way up."""
 
     def __init__(self, faces: Mapping[str, Image]) -> None:
         self.ids = list(faces)
-        self._thumbs = np.stack([thumbnail(faces[i]).reshape(-1) for i in self.ids])
+        upright = [thumbnail(faces[i]) for i in self.ids]
+        turned = [np.rot90(thumb, 2) for thumb in upright]
+        self._thumbs = np.stack([thumb.reshape(-1) for thumb in upright + turned])
         self._squares = self._thumbs**2
 
     def scores(self, part: Array, mask: Array) -> Array:
-        """Correlation of ``part`` (a thumbnail) with each taught card over ``mask`` (0/1).
+        """Correlation of ``part`` (a thumbnail) over ``mask`` (0/1) with each taught card:
+        row 0 the card upright, row 1 the card turned half a turn.
 
         >>> faces = {"a": np.tile(np.arange(100, dtype=np.uint8), (140, 1)),
         ...          "b": np.tile(np.arange(140, dtype=np.uint8)[:, None], (1, 100))}
         >>> matcher = PartialMatcher({k: cv2.merge([v] * 3) for k, v in faces.items()})
         >>> half = np.zeros(THUMB_SIZE[::-1], np.float32); half[:, :20] = 1
-        >>> [round(float(s), 2) for s in matcher.scores(thumbnail(faces["a"]), half)]
-        [1.0, 0.0]
+        >>> matcher.scores(thumbnail(faces["a"]), half).round(2).tolist()
+        [[1.0, 0.0], [-1.0, 0.0]]
         """
         weights = mask.reshape(-1)
         count = max(float(weights.sum()), 1.0)
@@ -185,7 +182,7 @@ class PartialMatcher:
         taught_spread = np.sqrt(
             np.maximum(self._squares @ weights - count * taught_means**2, floor)
         )
-        result: Array = (self._thumbs @ centred) / (taught_spread * spread)
+        result: Array = ((self._thumbs @ centred) / (taught_spread * spread)).reshape(2, -1)
         return result
 
 
@@ -285,8 +282,8 @@ def region_corners(contour: Array) -> list[Corner]:
                 Corner(
                     (float(end[0]), float(end[1])),
                     ((float(along[0]), float(along[1])), (float(other[0]), float(other[1]))),
-                    (length, 0.0),
-                    (whole, False),
+                    length,
+                    whole,
                 )
             )
     return corners
@@ -296,15 +293,15 @@ def card_widths(corners: Sequence[Corner], known: Sequence[float] = ()) -> list[
     """Likely card widths (short side, pixels) from the whole sides among ``corners``
     and ``known`` widths (whole cards elsewhere in the frame), most supported first.
 
-    >>> square = Corner((0, 0), ((1, 0), (0, 1)), (100.0, 140.0), (True, True))
-    >>> [round(w) for w in card_widths([square])]
-    [100]
+    >>> top = Corner((0, 0), ((1, 0), (0, 1)), 100.0, True)
+    >>> left = Corner((0, 0), ((0, 1), (1, 0)), 140.0, True)
+    >>> [round(w) for w in card_widths([top, left])]
+    [100, 71, 140]
     """
     candidates = list(known)
     for corner in corners:
-        whole = [length for length, full in zip(corner.lengths, corner.whole, strict=True) if full]
-        for length in whole:
-            candidates += [length, length / CARD_ASPECT]
+        if corner.whole:
+            candidates += [corner.length, corner.length / CARD_ASPECT]
     if not candidates:
         return []
     ranked: list[tuple[int, float]] = []
@@ -497,20 +494,17 @@ class PartialReader:
         return best
 
     def _best(self, part: Array, weights: Array, share: float, used: set[str]) -> _Scored | None:
-        best: _Scored | None = None
-        for turned in (False, True):
-            image = np.ascontiguousarray(np.rot90(part, 2)) if turned else part
-            mask = np.ascontiguousarray(np.rot90(weights, 2)) if turned else weights
-            scores = self.matcher.scores(image, mask)
-            order = [int(k) for k in np.argsort(scores)[::-1]]
-            free_ids = [k for k in order if self.matcher.ids[k] not in used]
-            if not free_ids:
-                continue
-            index = free_ids[0]
-            runner = max((float(scores[k]) for k in order if k != index), default=-1.0)
-            if best is None or scores[index] > best.score:
-                best = _Scored(self.matcher.ids[index], float(scores[index]), runner, share, turned)
-        return best
+        """The best card not in ``used`` for ``part`` over ``weights``, either way up."""
+        scores = self.matcher.scores(part, weights)
+        card_scores = scores.max(axis=0)
+        order = [int(k) for k in np.argsort(card_scores)[::-1]]
+        untaken = [k for k in order if self.matcher.ids[k] not in used]
+        if not untaken:
+            return None
+        index = untaken[0]
+        runner = max((float(card_scores[k]) for k in order if k != index), default=-1.0)
+        turned = bool(scores[1, index] > scores[0, index])
+        return _Scored(self.matcher.ids[index], float(card_scores[index]), runner, share, turned)
 
     def _refine(
         self, grey: Array, free: Array, candidate: _Candidate, used: set[str]
@@ -531,7 +525,7 @@ class PartialReader:
                 factor = 1.0 + (scale - 1.0) * reach
                 shift = np.array([dx, dy]) * reach * side(quad, 0) / 100.0
                 moved = (np.array(quad) - anchor) @ rotation.T * factor + anchor + shift
-                trial = order_quad(moved)
+                trial = _as_quad(moved)
                 result = self._score(grey, (free, candidate.own), trial, used)
                 if result is not None and _rank(result) > _rank(scored):
                     quad, scored, anchor, improved = trial, result, anchor + shift, True
@@ -557,6 +551,12 @@ class _Candidate:
     anchor: Array
     own: Array
     scored: _Scored | None = None
+
+
+def _as_quad(points: Array) -> Quad:
+    """Four (x, y) rows as a quad, in their order."""
+    (a, b), (c, d), (e, f), (g, h) = (tuple(float(v) for v in row) for row in points)
+    return ((a, b), (c, d), (e, f), (g, h))
 
 
 def _rank(scored: _Scored) -> tuple[bool, float]:
