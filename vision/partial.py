@@ -93,8 +93,8 @@ REFINED = 4
 REFINE_MOVES = (
     (-3.0, 1.0, 0.0, 0.0),
     (3.0, 1.0, 0.0, 0.0),
-    (0.0, 0.95, 0.0, 0.0),
-    (0.0, 1.05, 0.0, 0.0),
+    (0.0, 0.92, 0.0, 0.0),
+    (0.0, 1.08, 0.0, 0.0),
     (0.0, 1.0, -4.0, 0.0),
     (0.0, 1.0, 4.0, 0.0),
     (0.0, 1.0, 0.0, -4.0),
@@ -104,6 +104,9 @@ REFINE_MOVES = (
 REFINE_ROUNDS = 4
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
+#: Each estimated width is tried as it is and grown: the white inside a celebrity card's
+#: golden border is narrower than a whole card.
+WIDTH_STEPS = (1.0, 1.08)
 #: Fewest outline points an edge needs to have its line fitted.
 MIN_EDGE_POINTS = 8
 
@@ -321,7 +324,7 @@ def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
     quads = []
     point = np.array(corner.point)
     first, second = (np.array(d) for d in corner.directions)
-    for width in widths:
+    for width in (size * step for size in widths for step in WIDTH_STEPS):
         short, long = width, width * CARD_ASPECT
         for along_first, along_second in ((short, long), (long, short)):
             a, b = point + first * along_first, point + second * along_second
