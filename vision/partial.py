@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from vision.observations import CardObservation
-from vision.outline import CARD_ASPECT, MIN_AREA_FRACTION, Quad, card_white_mask, order_quad, side
+from vision.outline import CARD_ASPECT, MIN_AREA_FRACTION, Quad, card_white_mask, side
 from vision.profile import (
     DEFAULT_THRESHOLD,
     FACE_CORNERS,
@@ -328,8 +328,22 @@ def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
         short, long = width, width * CARD_ASPECT
         for along_first, along_second in ((short, long), (long, short)):
             a, b = point + first * along_first, point + second * along_second
-            quads.append(order_quad(np.array([point, a, a + b - point, b])))
+            quads.append(_clockwise(point, a, a + b - point, b))
     return quads
+
+
+def _clockwise(p: Array, a: Array, c: Array, b: Array) -> Quad:
+    """The parallelogram p, a, c, b (c opposite p) as :func:`~vision.outline.order_quad`
+    orders a quad: clockwise on the image, the first edge a short side.
+
+    >>> _clockwise(*np.array([(0, 0), (0, 14), (10, 14), (10, 0)], float))
+    ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
+    """
+    turn = (a[0] - p[0]) * (b[1] - p[1]) - (a[1] - p[1]) * (b[0] - p[0])
+    ring = [p, a, c, b] if turn > 0 else [p, b, c, a]
+    if np.linalg.norm(ring[1] - ring[0]) > np.linalg.norm(ring[2] - ring[1]):
+        ring = ring[1:] + ring[:1]
+    return _as_quad(np.array(ring))
 
 
 def _thumb_warp(quad: Quad) -> Array:
@@ -608,17 +622,17 @@ def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
 
 
 def _inside_share(quad: Quad, region: Array) -> float:
-    """How much of ``quad`` lies on ``region`` (a 0/1 mask)."""
+    """How much of ``quad`` lies on ``region`` (a 0/255 mask; off the frame is outside)."""
     points = np.round(np.array(quad)).astype(np.int32)
     x0, y0 = np.maximum(points.min(axis=0), 0)
     x1, y1 = points.max(axis=0) + 1
     if x1 <= x0 or y1 <= y0:
         return 0.0
     box = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(box, points - (x0, y0), 1)
-    total = float(box.sum())
+    cv2.fillConvexPoly(box, points - (x0, y0), 255)
+    total = cv2.countNonZero(box)
     patch = region[y0:y1, x0:x1]
-    inside = float((box[: patch.shape[0], : patch.shape[1]] & patch).sum())
+    inside = cv2.countNonZero(cv2.bitwise_and(box[: patch.shape[0], : patch.shape[1]], patch))
     return inside / total if total else 0.0
 
 
