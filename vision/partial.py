@@ -1,21 +1,25 @@
 """Taught cards read from the part that shows: fanned hands and overlapped columns.
 
 Overlapping cards merge into one "card white" region, so :mod:`vision.outline` finds
-no whole outline there. Each such region is read here in three steps:
+no whole outline there. What whole cards leave of the frame is read here in three steps:
 
-1. **Corners.** The region's outline is simplified to a polygon; every edge is re-fitted
-   to the outline points along its middle (so rounded card corners do not bend it) and
-   neighbouring edges are intersected. A convex corner of about 90 degrees is a card
-   corner that shows, and its two edges give the card's directions.
-2. **Hypotheses.** From each corner a card is laid along its two edges, either edge
-   taken as the short side, at the card sizes the region's straight runs suggest (a
-   whole edge between two card corners is a full card side). A card that would reach
-   out of the region is impossible and dropped.
-3. **Peeling.** Every hypothesis is warped to the canonical face and compared with the
-   taught faces by normalised correlation over the part of it that is not yet claimed
-   by a card read before it. The best one is kept, its outline claimed, and the rest are
-   scored again: the top card of a fan is whole and is read first, then the one under
-   it, and so on. One read per physical card and never one card id twice.
+1. **Corners.** The outline of each group of cards (white parts with gaps such as a
+   golden border or a shadow line bridged) and of each white part is simplified to a
+   polygon; every edge is re-fitted to the outline points along its middle (so rounded
+   card corners do not bend it). Each end of an edge may be a card corner: the card's
+   other side runs along the next edge where the two make a convex right angle, else
+   square to the edge (that side is hidden).
+2. **Hypotheses.** From each corner a card is laid along its two sides, either taken as
+   the short side, at the card widths the whole sides in the frame suggest (an edge
+   between two right-angle corners is a whole side). A card reaching out of the group
+   is impossible and dropped.
+3. **Peeling.** Every hypothesis is sampled as a thumbnail of its face and compared with
+   the taught faces, either way up, by normalised correlation over its visible part: the
+   group less what cards read before it claim, or the white part it came from. The few
+   best are refined (small turns, scalings, shifts), the best reportable one is kept and
+   its outline claimed, and the rest are scored again: the top card of a fan is whole
+   and is read first, then the one under it, and so on. One read per physical card and
+   never one card id twice.
 
 A card read whole is reported from :data:`ACCEPT_SCORE` and is sure from
 :data:`SURE_SCORE`; one read from a part (less than :data:`WHOLE_SHARE` of its face shows)
@@ -107,6 +111,8 @@ RIGHT_ANGLE_TOLERANCE = 25.0
 #: Each estimated width is tried as it is and grown: the white inside a celebrity card's
 #: golden border is narrower than a whole card.
 WIDTH_STEPS = (1.0, 1.08)
+#: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
+CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
 MIN_EDGE_POINTS = 8
 
@@ -253,7 +259,7 @@ def region_corners(contour: Array) -> list[Corner]:
         before, after = lines[k - 1], lines[k]
         vertex = polygon[k].astype(np.float64)
         point = None if before is None or after is None else _intersect(before, after)
-        if point is None or np.linalg.norm(point - vertex) > 12.0:
+        if point is None or np.linalg.norm(point - vertex) > CORNER_REACH:
             ends.append(vertex)
             square.append(False)
             continue
