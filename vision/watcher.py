@@ -41,7 +41,8 @@ from vision.cards import CardRecognizer
 from vision.dice import find_dice
 from vision.layout import Point, TableLayout
 from vision.observations import CardObservation, DieObservation
-from vision.profile import DeckProfile, ProfileRecognizer
+from vision.partial import OverlapRecognizer
+from vision.profile import DeckProfile
 from vision.smoothing import Smoother, TableChange
 
 log = logging.getLogger(__name__)
@@ -95,8 +96,9 @@ def standard_reader(recognizer: CardRecognizer | None = None) -> CardReader:
 
 
 def profile_reader(profile: DeckProfile) -> CardReader:
-    """The cards of a taught deck (21X), read again where the picture changed."""
-    return ChangeReader(ProfileRecognizer(profile).recognize)
+    """The cards of a taught deck (21X), whole or overlapped (a fanned hand), read again
+    where the picture changed."""
+    return ChangeReader(OverlapRecognizer(profile).recognize)
 
 
 Box = tuple[int, int, int, int]
