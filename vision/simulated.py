@@ -6,7 +6,8 @@ project's own scene generator (:mod:`vision.scenes.synthetic`), with the CC0 fac
 cards and :func:`~vision.scenes.synthetic.render_expression_card` for 21X cards. Cards are put in
 the zones of a :class:`~vision.layout.TableLayout` and laid out neatly there: in a row
 (or, with ``hands="fan"``, a fanned hand) facing the player in a seat zone, stacked downwards in a
-solitaire column, side by side (overlapping when the zone is small) anywhere else. Dice are drawn in the ``dice`` zone.
+solitaire column, side by side (overlapping when the zone is small) anywhere else. Dice are
+drawn in the ``dice`` zone.
 
 The clean table is rendered only when something changed; each :meth:`SimulatedTable.read`
 adds fresh sensor noise to that render. :meth:`SimulatedTable.calibration` is the exact
