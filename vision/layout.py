@@ -25,17 +25,28 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
 import numpy as np
+from pydantic import Field, PlainValidator, PrivateAttr, model_validator
 
-from companion.config import parse_toml, read_toml_text
 from companion.engine.seats import seat_zone
 from companion.errors import LocatedError
+from companion.tomlfile import (
+    Pair,
+    Text,
+    TomlModel,
+    dump_model,
+    load_model,
+    problem,
+    quantity,
+    read_model,
+    show,
+    validate,
+)
 
 Point = tuple[float, float]
 
@@ -188,11 +199,13 @@ def _homography(image: list[Point], table: list[Point]) -> tuple[tuple[float, fl
     if singular[7] < 1e-9 * singular[0]:  # rank below 8: no unique homography
         raise LayoutError("calibration points do not span the table (three or more in a line?)")
     normalised = vt[-1].reshape(3, 3)
+    # Singular or not is judged in normalised coordinates (a unit-norm matrix): after
+    # denormalising, the determinant also carries the pixel and mm scales.
+    if abs(np.linalg.det(normalised)) < 1e-12:
+        raise LayoutError("calibration points do not span the table (three or more in a line?)")
     matrix = np.linalg.inv(target_norm) @ normalised @ source_norm
     matrix /= np.linalg.norm(matrix)  # not by the corner entry: it is 0 when the image
     # origin maps to infinity, a sound homography all the same
-    if abs(np.linalg.det(matrix)) < 1e-12:
-        raise LayoutError("calibration points do not span the table (three or more in a line?)")
     return _as_tuple(matrix)
 
 
@@ -268,202 +281,145 @@ class TableLayout:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> TableLayout:
         """Read a layout file; any problem is a one-line :class:`LayoutError` naming the line."""
-        file = Path(path)
         try:
-            text = read_toml_text(file, error=LayoutError)
+            return read_model(Path(path), LayoutFile, error=LayoutError).layout()
         except FileNotFoundError:
             raise LayoutError("no such layout file", path=str(path)) from None
-        return cls.loads(text, path=str(path))
 
     @classmethod
     def loads(cls, text: str, *, path: str = "") -> TableLayout:
         """Parse layout TOML (see ``docs/vision-camera-dice-layout.md`` for the format)."""
-        document = parse_toml(text, path=path, error=LayoutError)
-        return _Reader(text, path).layout(document)
+        return load_model(text, LayoutFile, path=path, error=LayoutError).layout()
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the layout as TOML (what :meth:`load` reads back)."""
         Path(path).write_text(self.dumps(), encoding="utf-8")
 
     def dumps(self) -> str:
-        """The layout as TOML text."""
-        lines = [
-            f"name = {_toml_string(self.name)}",
-            f"width = {_number(self.width)}",
-            f"height = {_number(self.height)}",
-        ]
-        if self.calibration is not None:
-            lines += [
-                "",
-                "[calibration]",
-                f"image = {_points(self.calibration.image_points)}",
-                f"table = {_points(self.calibration.table_points)}",
-            ]
-        for zone in self.zones:
-            lines += [
-                "",
-                "[[zone]]",
-                f"name = {_toml_string(zone.name)}",
-                f"kind = {_toml_string(zone.kind)}",
-                f"polygon = {_points(zone.polygon)}",
-            ]
-        return "\n".join(lines) + "\n"
+        """The layout as TOML text, written by the TOML writer from the :class:`LayoutFile`.
+
+        >>> corners = ((0, 0), (1, 0), (0, 1))
+        >>> layout = TableLayout('say "hi" = #1', 10, 10, (Zone("a\\nb", corners),))
+        >>> TableLayout.loads(layout.dumps()) == layout
+        True
+        """
+        return dump_model(LayoutFile.of(self))
 
 
-def _toml_string(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{escaped}"'
+# --- the layout file --------------------------------------------------------------------
 
 
-def _number(value: float) -> str:
-    return repr(int(value)) if float(value).is_integer() else repr(float(value))
+def _rect(value: Any) -> tuple[float, float, float, float]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 4
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        or not all(math.isfinite(v) for v in value)
+        or not (value[2] > 0 and value[3] > 0)
+    ):
+        raise problem(f"must be [x, y, width, height] with positive size, not {show(value)}")
+    x, y, width, height = (float(v) for v in value)
+    return (x, y, width, height)
 
 
-def _points(points: Iterable[Point]) -> str:
-    return "[" + ", ".join(f"[{_number(x)}, {_number(y)}]" for x, y in points) + "]"
+Millimetres = Annotated[float, quantity(above=0, unit="mm")]
 
 
-class _Reader:
-    """Turns a parsed TOML document into a layout, naming key and line in every error."""
+class ZoneTable(TomlModel):
+    """A ``[[zone]]``: its name, kind and shape, a ``polygon`` or a ``rect``."""
 
-    def __init__(self, text: str, path: str) -> None:
-        self.lines = text.splitlines()
-        self.path = path
+    name: Text
+    kind: Text = "area"
+    polygon: list[Pair] | None = None
+    rect: Annotated[tuple[float, float, float, float], PlainValidator(_rect)] | None = None
 
-    def error(self, message: str, *, near: str | None = None, after: int = 0) -> LayoutError:
-        return LayoutError(
-            message, path=self.path, line=self.line_of(near, after) if near else None
-        )
+    @model_validator(mode="after")
+    def _one_shape(self) -> ZoneTable:
+        if (self.polygon is None) == (self.rect is None):
+            raise problem("give exactly one of polygon or rect", at=("name",))
+        if self.polygon is not None and len(self.polygon) < 3:
+            raise problem(
+                f"needs at least 3 corners [[x, y], ...], not {len(self.polygon)}",
+                at=("polygon",),
+            )
+        return self
 
-    def line_of(self, pattern: str, after: int = 0) -> int | None:
-        """The 1-based number of the first line from ``after`` that matches ``pattern``."""
-        compiled = re.compile(pattern)
-        for number, line in enumerate(self.lines[after:], start=after + 1):
-            if compiled.search(line.split("#", 1)[0]):
-                return number
-        return None
+    def zone(self) -> Zone:
+        """The zone this table describes."""
+        if self.rect is not None:
+            return Zone.rectangle(self.name, *self.rect, kind=self.kind)
+        return Zone(self.name, tuple(self.polygon or ()), self.kind)
 
-    def layout(self, document: dict[str, Any]) -> TableLayout:
-        known = {"name", "width", "height", "calibration", "zone"}
-        for key in document:
-            if key not in known:
-                raise self.error(
-                    f"unknown key {key!r} (expected one of {', '.join(sorted(known))})",
-                    near=rf"^\s*\[*\s*{re.escape(key)}\b",
-                )
-        name = document.get("name", "table")
-        if not isinstance(name, str) or not name:
-            raise self.error("'name' must be a non-empty string", near=r"^\s*name\s*=")
-        width = self.size(document, "width")
-        height = self.size(document, "height")
-        zones = self.zones(document.get("zone", []))
-        calibration = self.calibration(document.get("calibration"))
+
+class CalibrationTable(TomlModel):
+    """``[calibration]``: the point pairs behind the homography (image pixels, table mm)."""
+
+    image: list[Pair]
+    table: list[Pair]
+    _calibration: Calibration | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _fits(self) -> CalibrationTable:
         try:
-            return TableLayout(name, width, height, zones, calibration)
+            self._calibration = Calibration.from_points(self.image, self.table)
         except LayoutError as error:
-            raise self.error(error.message, near=r"^\s*\[\[zone\]\]") from None
+            raise problem(error.message) from None
+        return self
 
-    def size(self, document: dict[str, Any], key: str) -> float:
-        if key not in document:
-            raise self.error(f"missing key {key!r} (table size in mm)")
-        value = document[key]
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-            raise self.error(
-                f"{key!r} must be a positive number of mm, not {value!r}", near=rf"^\s*{key}\s*="
-            )
-        return float(value)
+    def calibration(self) -> Calibration:
+        """The calibration fitted to the points."""
+        assert self._calibration is not None  # set by the validator
+        return self._calibration
 
-    def zones(self, tables: Any) -> tuple[Zone, ...]:
-        if not isinstance(tables, list) or not tables:
-            raise self.error("a layout needs at least one [[zone]]")
-        zones = []
-        header = 0
-        for number, table in enumerate(tables, start=1):
-            header = self.line_of(r"^\s*\[\[zone\]\]", header) or header
-            zones.append(self.zone(table, number, header))
-        return tuple(zones)
 
-    def zone(self, table: Any, number: int, header: int) -> Zone:
-        where = f"zone #{number}"
-        if not isinstance(table, dict):
-            raise self.error(f"{where} must be a table", near=r"zone", after=header - 1)
-        allowed = {"name", "kind", "polygon", "rect"}
-        for key in table:
-            if key not in allowed:
-                raise self.error(
-                    f"{where}: unknown key {key!r} (expected name, kind, polygon or rect)",
-                    near=rf"^\s*{re.escape(key)}\s*=",
-                    after=header,
+class LayoutFile(TomlModel):
+    """A layout file: ``name``, the table's ``width`` and ``height`` in mm, an optional
+    ``[calibration]`` and the ``[[zone]]`` tables, tried in file order."""
+
+    name: Text = "table"
+    width: Millimetres
+    height: Millimetres
+    calibration: CalibrationTable | None = None
+    zone: list[ZoneTable] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _zones(self) -> LayoutFile:
+        if not self.zone:
+            raise problem("a layout needs at least one [[zone]]", at=("zone",))
+        first: dict[str, int] = {}
+        for index, zone in enumerate(self.zone):
+            if zone.name in first:
+                raise problem(
+                    f"zone names repeat: {show(zone.name)} is also zone {first[zone.name] + 1}",
+                    at=("zone", index, "name"),
                 )
-        name = table.get("name")
-        if not isinstance(name, str) or not name:
-            raise self.error(
-                f"{where}: 'name' must be a non-empty string",
-                near=r"^\s*(name\s*=|\[\[zone\]\])",
-                after=max(header - 1, 0),
-            )
-        where = f"zone {name!r}"
-        kind = table.get("kind", "area")
-        if not isinstance(kind, str) or not kind:
-            raise self.error(
-                f"{where}: 'kind' must be a non-empty string", near=r"^\s*kind\s*=", after=header
-            )
-        if ("polygon" in table) == ("rect" in table):
-            raise self.error(
-                f"{where}: give exactly one of 'polygon' or 'rect'",
-                near=r"^\s*name\s*=",
-                after=header,
-            )
-        if "rect" in table:
-            rect = table["rect"]
-            if (
-                not isinstance(rect, list)
-                or len(rect) != 4
-                or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in rect)
-                or rect[2] <= 0
-                or rect[3] <= 0
-            ):
-                raise self.error(
-                    f"{where}: 'rect' must be [x, y, width, height] with positive size",
-                    near=r"^\s*rect\s*=",
-                    after=header,
-                )
-            x, y, width, height = (float(v) for v in rect)
-            return Zone.rectangle(name, x, y, width, height, kind)
-        polygon = table["polygon"]
-        try:
-            corners = (
-                tuple(_point(p, "a polygon corner") for p in polygon)
-                if isinstance(polygon, list)
-                else ()
-            )
-        except LayoutError as error:
-            raise self.error(
-                f"{where}: {error.message}", near=r"^\s*polygon\s*=", after=header
-            ) from None
-        if len(corners) < 3:
-            raise self.error(
-                f"{where}: 'polygon' needs at least 3 corners [[x, y], ...]",
-                near=r"^\s*polygon\s*=",
-                after=header,
-            )
-        return Zone(name, corners, kind)
+            first[zone.name] = index
+        return self
 
-    def calibration(self, table: Any) -> Calibration | None:
-        if table is None:
-            return None
-        near = r"^\s*\[calibration\]"
-        if not isinstance(table, dict) or set(table) != {"image", "table"}:
-            raise self.error(
-                "[calibration] needs exactly 'image' and 'table' point lists", near=near
-            )
-        image, points = table["image"], table["table"]
-        if not isinstance(image, list) or not isinstance(points, list):
-            raise self.error("[calibration] 'image' and 'table' must be lists of [x, y]", near=near)
-        try:
-            return Calibration.from_points(image, points)
-        except LayoutError as error:
-            raise self.error(f"[calibration]: {error.message}", near=near) from None
+    @classmethod
+    def of(cls, layout: TableLayout) -> LayoutFile:
+        """The file of a layout (zones written as polygons)."""
+        document: dict[str, Any] = {
+            "name": layout.name,
+            "width": layout.width,
+            "height": layout.height,
+            "zone": [
+                {"name": zone.name, "kind": zone.kind, "polygon": list(zone.polygon)}
+                for zone in layout.zones
+            ],
+        }
+        if layout.calibration is not None:
+            document["calibration"] = {
+                "image": list(layout.calibration.image_points),
+                "table": list(layout.calibration.table_points),
+            }
+        return validate(document, cls, path=layout.name, error=LayoutError)
+
+    def layout(self) -> TableLayout:
+        """The layout this file describes."""
+        calibration = None if self.calibration is None else self.calibration.calibration()
+        zones = tuple(zone.zone() for zone in self.zone)
+        return TableLayout(self.name, self.width, self.height, zones, calibration)
 
 
 # --- default layouts ------------------------------------------------------------------
@@ -644,7 +600,7 @@ def _check_inside(zones: list[Zone], width: float, height: float, name: str) -> 
             if not (-1e-6 <= x <= width + 1e-6 and -1e-6 <= y <= height + 1e-6):
                 raise LayoutError(
                     f"{name} layout: zone {zone.name!r} does not fit"
-                    f" a {_number(width)}x{_number(height)} mm table"
+                    f" a {width:g}x{height:g} mm table"
                 )
 
 
