@@ -27,23 +27,31 @@ load raises :class:`~companion.errors.CatalogueError` naming the file and line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Literal, get_args
+
+from pydantic import Field, PrivateAttr, model_validator
 
 from companion.cardmath.expr import Expr, parse
-from companion.config import parse_toml, read_toml_text
-from companion.errors import CatalogueError, CompanionError, ExpressionError
+from companion.errors import CatalogueError, ExpressionError
 from companion.paths import data_dir
 from companion.playing_cards import JOKER, RANKS, SUITS
+from companion.tomlfile import (
+    Text,
+    TomlModel,
+    key_lines,
+    load_model,
+    problem,
+    read_toml_text,
+    whole_number,
+)
 
-SETS = ("core", "limited", "celebrity", "standard")
+CardSet = Literal["core", "limited", "celebrity", "standard"]
+SETS: tuple[CardSet, ...] = get_args(CardSet)
 BUILTIN = ("standard", "21x")
-_KEYS = {"id", "text", "expression", "level", "icons", "set", "rank", "suit"}
-_CARD_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -137,84 +145,77 @@ def load_catalogue(path: str | Path) -> Catalogue:
 
 def parse_catalogue(text: str, name: str) -> Catalogue:
     """A catalogue from TOML ``text``; ``name`` is used in error messages."""
-    document = parse_toml(text, path=name, error=CatalogueError)
-    unknown = set(document) - {"card", "deck"}
-    if unknown:
-        raise CatalogueError(f"unknown top-level key(s) {sorted(unknown)}", path=name)
-    entries = document.get("card", [])
-    if not isinstance(entries, list):
-        raise CatalogueError("'card' must be an array of tables: use [[card]]", path=name)
-    header_lines = [text.count("\n", 0, m.start()) + 1 for m in _CARD_HEADER.finditer(text)]
-    cards: list[Card] = []
+    document = load_model(text, CatalogueFile, path=name, error=CatalogueError)
+    lines = key_lines(text)
     seen: dict[str, int | None] = {}
-    for index, entry in enumerate(entries):
-        line = header_lines[index] if index < len(header_lines) else None
-        try:
-            card = _card(entry)
-        except CompanionError as error:
-            message = getattr(error, "message", str(error))
-            if not message.startswith("card "):
-                message = f"card {index + 1}: {message}"
-            raise CatalogueError(message, path=name, line=line) from None
-        if card.id in seen:
-            first = seen[card.id]
+    for index, entry in enumerate(document.card):
+        line = lines.get(("card", index))
+        if entry.id in seen:
             raise CatalogueError(
-                f"duplicate card id {card.id!r} (first at line {first})", path=name, line=line
+                f"duplicate card id {entry.id!r} (first at line {seen[entry.id]})",
+                path=name,
+                line=line,
             )
-        seen[card.id] = line
-        cards.append(card)
-    return Catalogue(cards, name=name)
+        seen[entry.id] = line
+    return Catalogue((entry.card() for entry in document.card), name=name)
 
 
-def _card(entry: Any) -> Card:
-    """One ``[[card]]`` table, validated."""
-    if not isinstance(entry, dict):
-        raise CatalogueError("a card must be a table")
-    unknown = set(entry) - _KEYS
-    if unknown:
-        raise CatalogueError(f"unknown key(s) {sorted(unknown)}")
-    card_id, text = entry.get("id"), entry.get("text")
-    if not isinstance(card_id, str) or not card_id.strip():
-        raise CatalogueError("missing or empty 'id'")
-    if not isinstance(text, str) or not text.strip():
-        raise CatalogueError(f"card {card_id!r} has no 'text'")
-    card_set = entry.get("set", "core")
-    if card_set not in SETS:
-        raise CatalogueError(f"card {card_id!r}: set must be one of {', '.join(SETS)}")
-    level = _optional_int(entry, "level", card_id, low=1, high=3)
-    icons = _optional_int(entry, "icons", card_id, low=0, high=99)
-    rank, suit = entry.get("rank"), entry.get("suit")
-    expression: Expr | None = None
-    if card_set == "standard":
-        if rank != JOKER and (rank not in RANKS or suit not in SUITS):
-            raise CatalogueError(
-                f"card {card_id!r}: a standard card needs rank A..K and suit c d h s (or rank JK)"
+class CardTable(TomlModel):
+    """One ``[[card]]``; a card of the ``standard`` set has a rank and suit, any other an
+    expression (its ``text`` unless given)."""
+
+    id: Text
+    text: Text
+    expression: str | None = None
+    level: Annotated[int, whole_number(1, 3)] | None = None
+    icons: Annotated[int, whole_number(0, 99)] | None = None
+    set: CardSet = "core"
+    rank: str | None = None
+    suit: str | None = None
+    _expression: Expr | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _fits_its_set(self) -> CardTable:
+        if self.set == "standard":
+            if self.rank != JOKER and (self.rank not in RANKS or self.suit not in SUITS):
+                raise problem(
+                    "a standard card needs rank A..K and suit c d h s (or rank JK)", at=("rank",)
+                )
+            if self.expression is not None:
+                raise problem("standard cards have no expression", at=("expression",))
+            return self
+        if self.rank is not None or self.suit is not None:
+            raise problem(
+                "only standard cards have rank and suit",
+                at=("rank",) if self.rank is not None else ("suit",),
             )
-        if "expression" in entry:
-            raise CatalogueError(f"card {card_id!r}: standard cards have no expression")
-    else:
-        if rank is not None or suit is not None:
-            raise CatalogueError(f"card {card_id!r}: only standard cards have rank and suit")
-        source = entry.get("expression", text)
-        if not isinstance(source, str):
-            raise CatalogueError(f"card {card_id!r}: 'expression' must be text")
+        source, key = (self.text, "text") if self.expression is None else (self.expression,
+                                                                          "expression")
         try:
-            expression = parse(source)
+            self._expression = parse(source)
         except ExpressionError as error:
-            raise CatalogueError(f"card {card_id!r}: {error}") from None
-    if icons is None:
-        icons = level or 0
-    return Card(id=card_id, text=text, expression=expression, icons=icons, set=card_set,
-                rank=rank, suit=suit, level=level)
+            raise problem(f"card {self.id!r}: {error}", at=(key,)) from None
+        return self
+
+    def card(self) -> Card:
+        """The card this table describes; ``icons`` defaults to the level (0 without one)."""
+        icons = self.icons if self.icons is not None else self.level or 0
+        return Card(id=self.id, text=self.text, expression=self._expression, icons=icons,
+                    set=self.set, rank=self.rank, suit=self.suit, level=self.level)
 
 
-def _optional_int(entry: dict[str, Any], key: str, card_id: str, low: int, high: int) -> int | None:
-    value = entry.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise CatalogueError(f"card {card_id!r}: {key} must be a whole number {low}..{high}")
-    return value
+class DeckTable(TomlModel):
+    """``[deck]``: what the catalogue is."""
+
+    name: Text | None = None
+    description: str | None = None
+
+
+class CatalogueFile(TomlModel):
+    """A catalogue file: an optional ``[deck]`` and the ``[[card]]`` tables."""
+
+    deck: DeckTable | None = None
+    card: list[CardTable] = Field(default_factory=list)
 
 
 def builtin(name: str) -> Catalogue:
