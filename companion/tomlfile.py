@@ -173,15 +173,27 @@ def _text(value: Any) -> str:
 Text = Annotated[str, PlainValidator(_text)]
 
 
-def _pair(value: Any) -> tuple[float, float]:
+def as_pair(value: Any) -> tuple[float, float] | None:
+    """``value`` as a point ``(x, y)`` if it is a list or tuple of two finite numbers.
+
+    >>> as_pair([1, 2.5]), as_pair([1, True]), as_pair((1, float("inf"))), as_pair("ab")
+    ((1.0, 2.5), None, None, None)
+    """
     if (
         not isinstance(value, list | tuple)
         or len(value) != 2
         or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
         or not all(math.isfinite(v) for v in value)
     ):
-        raise problem(f"must be a pair of numbers [x, y], not {show(value)}")
+        return None
     return (float(value[0]), float(value[1]))
+
+
+def _pair(value: Any) -> tuple[float, float]:
+    pair = as_pair(value)
+    if pair is None:
+        raise problem(f"must be a pair of numbers [x, y], not {show(value)}")
+    return pair
 
 
 #: A point ``[x, y]`` of two finite numbers.
@@ -287,8 +299,9 @@ def _wording(error: ErrorDetails) -> str:
         return "is required"
     if kind in _KINDS:
         return f"must be {_KINDS[kind]}, not {show(error['input'])}"
-    if kind == "literal_error":
-        return f"must be {ctx['expected']}, not {show(error['input'])}"
+    if kind == "literal_error":  # our own literals, listed by pydantic in Python's quotes
+        expected = str(ctx["expected"]).replace("'", '"')
+        return f"must be {expected}, not {show(error['input'])}"
     if kind == "too_short":
         return f"needs at least {ctx['min_length']}, not {ctx['actual_length']}"
     message = error["msg"].removeprefix("Value error, ")

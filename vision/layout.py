@@ -39,6 +39,7 @@ from companion.tomlfile import (
     Pair,
     Text,
     TomlModel,
+    as_pair,
     dump_model,
     load_model,
     problem,
@@ -177,14 +178,10 @@ class Calibration:
 
 
 def _point(value: Any, what: str) -> Point:
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 2
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-        or not all(math.isfinite(v) for v in value)
-    ):
+    point = as_pair(value)
+    if point is None:
         raise LayoutError(f"{what} must be a pair of numbers [x, y], not {value!r}")
-    return (float(value[0]), float(value[1]))
+    return point
 
 
 def _homography(image: list[Point], table: list[Point]) -> tuple[tuple[float, float, float], ...]:

@@ -118,7 +118,7 @@ def test_duplicate_ids_in_one_file_name_the_line(tmp_path: Path) -> None:
         ('[[card]]\nid = "a"\ntext = "X"\n[[card]]\nid = "b"\n', 4, "card.2.text: is required"),
         ('[[card]]\nid = "a"\ntext = "X"\nlevel = 7\n', 4,
          "card.1.level: must be a whole number 1-3, not 7"),
-        ('[[card]]\nid = "a"\ntext = "X"\nset = "gold"\n', 4, "card.1.set: must be 'core', "),
+        ('[[card]]\nid = "a"\ntext = "X"\nset = "gold"\n', 4, 'card.1.set: must be "core", '),
         ('[[card]]\nid = "a"\ntext = "X"\ncolour = "red"\n', 4,
          "card.1.colour: unknown key (known: id, text,"),
         ('[[card]]\nid = "a"\ntext = "X"\nrank = "A"\n', 4,
