@@ -5,11 +5,12 @@ It is the ``[hardware]`` table of the companion's TOML configuration; any part l
 shipped default map, ``hardware/default_pins.toml``. Every mistake is a
 :class:`~companion.errors.ConfigError` naming the file and the key:
 
+>>> from companion.errors import ConfigError
 >>> try:
 ...     load_pin_map({"hardware": {"referee": {"button": 17}}}, path="config.toml")
 ... except ConfigError as error:
 ...     print(error)
-config.toml: [hardware.players.1] button = 17 clashes with [hardware.referee] button
+config.toml: hardware.players.1.button: 17 clashes with hardware.referee.button
 
 >>> pins = default_pin_map()
 >>> pins.players[2].button, pins.referee, pins.buzzer
@@ -19,13 +20,24 @@ config.toml: [hardware.players.1] button = 17 clashes with [hardware.referee] bu
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from companion.config import section
-from companion.errors import ConfigError
+from pydantic import PlainValidator, model_validator
+
+from companion.errors import CompanionError
+from companion.tomlfile import (
+    Key,
+    TomlModel,
+    dotted,
+    problem,
+    quantity,
+    read_toml_text,
+    show,
+    validate,
+)
 from hardware.buttons import DEFAULT_HOLD_TIME, ButtonSpec
 
 BuzzerKind = Literal["active", "tonal"]
@@ -40,7 +52,6 @@ HEADER_PIN: Mapping[int, int] = {
 #: The shipped default map (package data).
 DEFAULT_PINS = Path(__file__).with_name("default_pins.toml")
 
-_TOP_KEYS = ("hold_time", "bounce_time", "referee", "buzzer", "players")
 _MAX_PLAYERS = 8
 
 
@@ -94,7 +105,7 @@ class PinMap:
 
 def default_pin_map() -> PinMap:
     """The shipped map for four players (``hardware/default_pins.toml``)."""
-    return load_pin_map({}, path="config.toml")
+    return load_pin_map({}, path="config.toml", text="")
 
 
 def _default_table() -> dict[str, Any]:
@@ -103,101 +114,127 @@ def _default_table() -> dict[str, Any]:
     return table
 
 
-def load_pin_map(config: Mapping[str, Any], *, path: str = "config.toml") -> PinMap:
-    """Validate the ``[hardware]`` table of a loaded configuration (see :func:`load_config`)."""
+def load_pin_map(
+    config: Mapping[str, Any], *, path: str = "config.toml", text: str | None = None
+) -> PinMap:
+    """Validate the ``[hardware]`` table of a loaded configuration (see :func:`load_config`).
+
+    ``text`` is the file's text, for the line of a mistake; by default the file at
+    ``path`` is read again when there is a mistake to place.
+    """
+    user = config.get("hardware", {})
+    table = {**_default_table(), **user} if isinstance(user, dict) else user
+    hardware = validate(
+        table,
+        HardwareTable,
+        path=path,
+        within=("hardware",),
+        text=text if text is not None else lambda: _text_of(Path(path)),
+    )
+    players = {
+        int(number): PlayerPins(player.button, player.stand, player.led)
+        for number, player in sorted(hardware.players.items(), key=lambda item: int(item[0]))
+    }
+    buzzer = hardware.buzzer
+    return PinMap(
+        players,
+        hardware.referee.button,
+        None if buzzer.pin is None else BuzzerPins(buzzer.pin, buzzer.type),
+        hold_time=hardware.hold_time,
+        bounce_time=hardware.bounce_time,
+    )
+
+
+def _text_of(path: Path) -> str:
+    """The text of the configuration file, or "" when it cannot be read (no line then)."""
     try:
-        user = section(dict(config), "hardware")
-    except ConfigError as error:
-        raise ConfigError(error.message, path=path) from None
-    for key in user:
-        if key not in _TOP_KEYS:
-            known = ", ".join(_TOP_KEYS)
-            raise ConfigError(f"[hardware] unknown key {key!r} (known: {known})", path=path)
-    table = {**_default_table(), **user}
-    reader = _Reader(path)
-    hold_time = reader.seconds(table, "hold_time", low=0.1, high=10.0)
-    bounce_time = reader.seconds(table, "bounce_time", low=0.0, high=0.5)
-    if bounce_time >= hold_time:
-        raise ConfigError(
-            f"[hardware] bounce_time = {bounce_time} must be shorter than hold_time = {hold_time}",
-            path=path,
-        )
-    referee_table = reader.table(table["referee"], "[hardware.referee]", ("button",))
-    referee = reader.pin(referee_table, "button", "[hardware.referee]")
-    buzzer = reader.buzzer(table["buzzer"])
-    players = reader.players(table["players"])
-    return PinMap(players, referee, buzzer, hold_time=hold_time, bounce_time=bounce_time)
+        return read_toml_text(path)
+    except (OSError, CompanionError):
+        return ""
 
 
-class _Reader:
-    """Checks values one key at a time and remembers which key holds which pin."""
+# --- the schema of [hardware] ---------------------------------------------------------
 
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.owners: dict[int, str] = {}
 
-    def fail(self, message: str) -> ConfigError:
-        return ConfigError(message, path=self.path)
+def _pin(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise problem(f"must be a BCM GPIO number (2-27), not {show(value)}")
+    if value in (0, 1):
+        raise problem(f"{value} is reserved for the HAT ID EEPROM")
+    if value not in HEADER_PIN:
+        raise problem(f"{value} is not a GPIO pin of the header (BCM 2-27)")
+    return value
 
-    def seconds(self, table: Mapping[str, Any], key: str, *, low: float, high: float) -> float:
-        value = table[key]
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(f"[hardware] {key} = {value!r} must be a number of seconds")
-        if not low <= value <= high:
-            raise self.fail(f"[hardware] {key} = {value} must be between {low} and {high} seconds")
-        return float(value)
 
-    def table(self, value: Any, name: str, keys: tuple[str, ...]) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.fail(f"{name} must be a table, not {type(value).__name__}")
-        for key in value:
-            if key not in keys:
-                raise self.fail(f"{name} unknown key {key!r} (known: {', '.join(keys)})")
-        return value
+def _player_number(key: str) -> str:
+    if not (key.isascii() and key.isdigit() and 1 <= int(key) <= _MAX_PLAYERS):
+        raise problem(f"the player must be a number 1-{_MAX_PLAYERS}")
+    return key
 
-    def required_pin(self, table: Mapping[str, Any], key: str, name: str) -> int:
-        pin = self.pin(table, key, name)
-        if pin is None:
-            raise self.fail(f"{name} needs a {key} pin")
-        return pin
 
-    def pin(self, table: Mapping[str, Any], key: str, name: str) -> int | None:
-        if key not in table:
-            return None
-        value = table[key]
-        label = f"{name} {key}"
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{label} = {value!r} must be a BCM GPIO number (2-27)")
-        if value in (0, 1):
-            raise self.fail(f"{label} = {value} is reserved for the HAT ID EEPROM")
-        if value not in HEADER_PIN:
-            raise self.fail(f"{label} = {value} is not a GPIO pin of the header (BCM 2-27)")
-        if value in self.owners:
-            raise self.fail(f"{label} = {value} clashes with {self.owners[value]}")
-        self.owners[value] = label
-        return value
+Pin = Annotated[int, PlainValidator(_pin)]
+PlayerNumber = Annotated[str, PlainValidator(_player_number)]
 
-    def players(self, value: Any) -> dict[int, PlayerPins]:
-        if not isinstance(value, dict) or not value:
-            raise self.fail("[hardware.players] must be a table with at least one player")
-        players: dict[int, PlayerPins] = {}
-        for key in sorted(value, key=lambda k: (not k.isdigit(), k.zfill(3))):
-            if not key.isdigit() or not 1 <= int(key) <= _MAX_PLAYERS:
-                raise self.fail(
-                    f"[hardware.players.{key}] the player must be a number 1-{_MAX_PLAYERS}"
+
+class PlayerTable(TomlModel):
+    """``[hardware.players.N]``: the player's button, and optionally a stand button and LED."""
+
+    button: Pin
+    stand: Pin | None = None
+    led: Pin | None = None
+
+
+class RefereeTable(TomlModel):
+    """``[hardware.referee]``: the referee's button, if there is one."""
+
+    button: Pin | None = None
+
+
+class BuzzerTable(TomlModel):
+    """``[hardware.buzzer]``: the buzzer's pin, if there is one, and its kind."""
+
+    pin: Pin | None = None
+    type: BuzzerKind = "active"
+
+
+class HardwareTable(TomlModel):
+    """``[hardware]`` merged over the defaults: every pin used once, bounce shorter than hold."""
+
+    hold_time: Annotated[float, quantity(0.1, 10.0, unit="seconds")]
+    bounce_time: Annotated[float, quantity(0.0, 0.5, unit="seconds")]
+    referee: RefereeTable
+    buzzer: BuzzerTable
+    players: dict[PlayerNumber, PlayerTable]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> HardwareTable:
+        if not self.players:
+            raise problem("must have at least one player", at=("players",))
+        if self.bounce_time >= self.hold_time:
+            raise problem(
+                f"{self.bounce_time} must be shorter than hold_time = {self.hold_time}",
+                at=("bounce_time",),
+            )
+        owners: dict[int, Key] = {}
+        for key, pin in self._wired():
+            if pin in owners:
+                raise problem(
+                    f"{pin} clashes with {dotted(('hardware', *owners[pin]))}",
+                    at=key,
+                    also=owners[pin],
                 )
-            name = f"[hardware.players.{key}]"
-            table = self.table(value[key], name, ("button", "stand", "led"))
-            button = self.required_pin(table, "button", name)
-            stand = self.pin(table, "stand", name)
-            led = self.pin(table, "led", name)
-            players[int(key)] = PlayerPins(button, stand, led)
-        return players
+            owners[pin] = key
+        return self
 
-    def buzzer(self, value: Any) -> BuzzerPins | None:
-        table = self.table(value, "[hardware.buzzer]", ("pin", "type"))
-        pin = self.pin(table, "pin", "[hardware.buzzer]")
-        kind = table.get("type", "active")
-        if kind not in ("active", "tonal"):
-            raise self.fail(f"[hardware.buzzer] type = {kind!r} must be 'active' or 'tonal'")
-        return None if pin is None else BuzzerPins(pin, kind)
+    def _wired(self) -> Iterator[tuple[Key, int]]:
+        """Every pin in use with its key: the referee, the buzzer, then players by number."""
+        if self.referee.button is not None:
+            yield ("referee", "button"), self.referee.button
+        if self.buzzer.pin is not None:
+            yield ("buzzer", "pin"), self.buzzer.pin
+        for number in sorted(self.players, key=int):
+            player = self.players[number]
+            for role in ("button", "stand", "led"):
+                pin = getattr(player, role)
+                if pin is not None:
+                    yield ("players", number, role), pin

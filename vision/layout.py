@@ -30,13 +30,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Protocol, TypeVar
 
-import msgspec
 import numpy as np
+from pydantic import Field, PlainValidator, PrivateAttr, model_validator
 
-from companion.config import parse_toml, read_toml_text
 from companion.engine.seats import seat_zone
 from companion.errors import LocatedError
-from companion.schema import convert, line_of
+from companion.tomlfile import (
+    Pair,
+    Text,
+    TomlModel,
+    as_pair,
+    dump_model,
+    load_model,
+    problem,
+    quantity,
+    read_model,
+    show,
+    validate,
+)
 
 Point = tuple[float, float]
 
@@ -167,14 +178,10 @@ class Calibration:
 
 
 def _point(value: Any, what: str) -> Point:
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 2
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-        or not all(math.isfinite(v) for v in value)
-    ):
+    point = as_pair(value)
+    if point is None:
         raise LayoutError(f"{what} must be a pair of numbers [x, y], not {value!r}")
-    return (float(value[0]), float(value[1]))
+    return point
 
 
 def _homography(image: list[Point], table: list[Point]) -> tuple[tuple[float, float, float], ...]:
@@ -189,11 +196,13 @@ def _homography(image: list[Point], table: list[Point]) -> tuple[tuple[float, fl
     if singular[7] < 1e-9 * singular[0]:  # rank below 8: no unique homography
         raise LayoutError("calibration points do not span the table (three or more in a line?)")
     normalised = vt[-1].reshape(3, 3)
+    # Singular or not is judged in normalised coordinates (a unit-norm matrix): after
+    # denormalising, the determinant also carries the pixel and mm scales.
+    if abs(np.linalg.det(normalised)) < 1e-12:
+        raise LayoutError("calibration points do not span the table (three or more in a line?)")
     matrix = np.linalg.inv(target_norm) @ normalised @ source_norm
     matrix /= np.linalg.norm(matrix)  # not by the corner entry: it is 0 when the image
     # origin maps to infinity, a sound homography all the same
-    if abs(np.linalg.det(matrix)) < 1e-12:
-        raise LayoutError("calibration points do not span the table (three or more in a line?)")
     return _as_tuple(matrix)
 
 
@@ -269,122 +278,145 @@ class TableLayout:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> TableLayout:
         """Read a layout file; any problem is a one-line :class:`LayoutError` naming the line."""
-        file = Path(path)
         try:
-            text = read_toml_text(file, error=LayoutError)
+            return read_model(Path(path), LayoutFile, error=LayoutError).layout()
         except FileNotFoundError:
             raise LayoutError("no such layout file", path=str(path)) from None
-        return cls.loads(text, path=str(path))
 
     @classmethod
     def loads(cls, text: str, *, path: str = "") -> TableLayout:
         """Parse layout TOML (see ``docs/vision-camera-dice-layout.md`` for the format)."""
-        document = parse_toml(text, path=path, error=LayoutError)
-        return _Reader(text, path).layout(document)
+        return load_model(text, LayoutFile, path=path, error=LayoutError).layout()
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the layout as TOML (what :meth:`load` reads back)."""
         Path(path).write_text(self.dumps(), encoding="utf-8")
 
     def dumps(self) -> str:
-        r"""The layout as TOML text, written by a TOML writer (any name reads back the same).
+        """The layout as TOML text, written by the TOML writer from the :class:`LayoutFile`.
 
-        >>> hostile = TableLayout('a "quoted"\nname', 10, 10, (Zone.rectangle("zé", 0, 0, 5, 5),))
-        >>> TableLayout.loads(hostile.dumps()) == hostile
+        >>> corners = ((0, 0), (1, 0), (0, 1))
+        >>> layout = TableLayout('say "hi" = #1', 10, 10, (Zone("a\\nb", corners),))
+        >>> TableLayout.loads(layout.dumps()) == layout
         True
         """
-        import tomli_w
-
-        document: dict[str, Any] = {"name": self.name, "width": _number(self.width),
-                                    "height": _number(self.height)}
-        if self.calibration is not None:
-            document["calibration"] = {"image": _points(self.calibration.image_points),
-                                       "table": _points(self.calibration.table_points)}
-        document["zone"] = [
-            {"name": zone.name, "kind": zone.kind, "polygon": _points(zone.polygon)}
-            for zone in self.zones
-        ]
-        return tomli_w.dumps(document)
+        return dump_model(LayoutFile.of(self))
 
 
-def _number(value: float) -> int | float:
-    return int(value) if float(value).is_integer() else float(value)
+# --- the layout file --------------------------------------------------------------------
 
 
-def _points(points: Iterable[Point]) -> list[list[int | float]]:
-    return [[_number(x), _number(y)] for x, y in points]
+def _rect(value: Any) -> tuple[float, float, float, float]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 4
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        or not all(math.isfinite(v) for v in value)
+        or not (value[2] > 0 and value[3] > 0)
+    ):
+        raise problem(f"must be [x, y, width, height] with positive size, not {show(value)}")
+    x, y, width, height = (float(v) for v in value)
+    return (x, y, width, height)
 
 
-NonEmpty = Annotated[str, msgspec.Meta(min_length=1)]
-Positive = Annotated[float, msgspec.Meta(gt=0)]
-Pair = tuple[float, float]
+Millimetres = Annotated[float, quantity(above=0, unit="mm")]
 
 
-class ZoneEntry(msgspec.Struct, forbid_unknown_fields=True):
-    """One ``[[zone]]`` table as written: a polygon or a rect ``[x, y, width, height]``."""
+class ZoneTable(TomlModel):
+    """A ``[[zone]]``: its name, kind and shape, a ``polygon`` or a ``rect``."""
 
-    name: NonEmpty
-    kind: NonEmpty = "area"
+    name: Text
+    kind: Text = "area"
     polygon: list[Pair] | None = None
-    rect: tuple[float, float, Positive, Positive] | None = None
+    rect: Annotated[tuple[float, float, float, float], PlainValidator(_rect)] | None = None
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> ZoneTable:
+        if (self.polygon is None) == (self.rect is None):
+            raise problem("give exactly one of polygon or rect", at=("name",))
+        if self.polygon is not None and len(self.polygon) < 3:
+            raise problem(
+                f"needs at least 3 corners [[x, y], ...], not {len(self.polygon)}",
+                at=("polygon",),
+            )
+        return self
+
+    def zone(self) -> Zone:
+        """The zone this table describes."""
+        if self.rect is not None:
+            return Zone.rectangle(self.name, *self.rect, kind=self.kind)
+        return Zone(self.name, tuple(self.polygon or ()), self.kind)
 
 
-class CalibrationEntry(msgspec.Struct, forbid_unknown_fields=True):
-    """The ``[calibration]`` table: image pixels and the table points (mm) they show."""
+class CalibrationTable(TomlModel):
+    """``[calibration]``: the point pairs behind the homography (image pixels, table mm)."""
 
     image: list[Pair]
     table: list[Pair]
+    _calibration: Calibration | None = PrivateAttr(default=None)
 
-
-class LayoutFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A layout file as written (types and ranges checked by msgspec)."""
-
-    name: NonEmpty = "table"
-    width: Positive
-    height: Positive
-    calibration: CalibrationEntry | None = None
-    zone: Annotated[list[ZoneEntry], msgspec.Meta(min_length=1)]
-
-
-class _Reader:
-    """Turns a checked layout file into a layout, naming key and line in every error."""
-
-    def __init__(self, text: str, path: str) -> None:
-        self.text = text
-        self.path = path
-
-    def error(self, message: str, *steps: tuple[str, int | None]) -> LayoutError:
-        return LayoutError(message, path=self.path, line=line_of(self.text, list(steps)))
-
-    def layout(self, document: dict[str, Any]) -> TableLayout:
-        entry = convert(document, LayoutFile, text=self.text, path=self.path, error=LayoutError)
-        zones = tuple(self.zone(zone, number) for number, zone in enumerate(entry.zone))
-        calibration = self.calibration(entry.calibration)
+    @model_validator(mode="after")
+    def _fits(self) -> CalibrationTable:
         try:
-            return TableLayout(entry.name, entry.width, entry.height, zones, calibration)
+            self._calibration = Calibration.from_points(self.image, self.table)
         except LayoutError as error:
-            raise self.error(error.message, ("zone", None), ("", 0)) from None
+            raise problem(error.message) from None
+        return self
 
-    def zone(self, entry: ZoneEntry, number: int) -> Zone:
-        where = ("zone", None), ("", number)
-        if (entry.polygon is None) == (entry.rect is None):
-            raise self.error(f"zone {entry.name!r}: give exactly one of 'polygon' or 'rect'",
-                             *where)
-        if entry.rect is not None:
-            return Zone.rectangle(entry.name, *entry.rect, kind=entry.kind)
-        corners = tuple(entry.polygon or ())
-        if len(corners) < 3 or not all(map(math.isfinite, (v for p in corners for v in p))):
-            raise self.error(f"zone {entry.name!r}: 'polygon' needs at least 3 corners "
-                             "[[x, y], ...]", *where, ("polygon", None))
-        return Zone(entry.name, corners, entry.kind)
+    def calibration(self) -> Calibration:
+        """The calibration fitted to the points."""
+        assert self._calibration is not None  # set by the validator
+        return self._calibration
 
-    def calibration(self, entry: CalibrationEntry | None) -> Calibration | None:
-        if entry is None:
-            return None
-        try:
-            return Calibration.from_points(entry.image, entry.table)
-        except LayoutError as error:
-            raise self.error(f"[calibration]: {error.message}", ("calibration", None)) from None
+
+class LayoutFile(TomlModel):
+    """A layout file: ``name``, the table's ``width`` and ``height`` in mm, an optional
+    ``[calibration]`` and the ``[[zone]]`` tables, tried in file order."""
+
+    name: Text = "table"
+    width: Millimetres
+    height: Millimetres
+    calibration: CalibrationTable | None = None
+    zone: list[ZoneTable] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _zones(self) -> LayoutFile:
+        if not self.zone:
+            raise problem("a layout needs at least one [[zone]]", at=("zone",))
+        first: dict[str, int] = {}
+        for index, zone in enumerate(self.zone):
+            if zone.name in first:
+                raise problem(
+                    f"zone names repeat: {show(zone.name)} is also zone {first[zone.name] + 1}",
+                    at=("zone", index, "name"),
+                )
+            first[zone.name] = index
+        return self
+
+    @classmethod
+    def of(cls, layout: TableLayout) -> LayoutFile:
+        """The file of a layout (zones written as polygons)."""
+        document: dict[str, Any] = {
+            "name": layout.name,
+            "width": layout.width,
+            "height": layout.height,
+            "zone": [
+                {"name": zone.name, "kind": zone.kind, "polygon": list(zone.polygon)}
+                for zone in layout.zones
+            ],
+        }
+        if layout.calibration is not None:
+            document["calibration"] = {
+                "image": list(layout.calibration.image_points),
+                "table": list(layout.calibration.table_points),
+            }
+        return validate(document, cls, path=layout.name, error=LayoutError)
+
+    def layout(self) -> TableLayout:
+        """The layout this file describes."""
+        calibration = None if self.calibration is None else self.calibration.calibration()
+        zones = tuple(zone.zone() for zone in self.zone)
+        return TableLayout(self.name, self.width, self.height, zones, calibration)
 
 
 # --- default layouts ------------------------------------------------------------------
@@ -565,7 +597,7 @@ def _check_inside(zones: list[Zone], width: float, height: float, name: str) -> 
             if not (-1e-6 <= x <= width + 1e-6 and -1e-6 <= y <= height + 1e-6):
                 raise LayoutError(
                     f"{name} layout: zone {zone.name!r} does not fit"
-                    f" a {_number(width)}x{_number(height)} mm table"
+                    f" a {width:g}x{height:g} mm table"
                 )
 
 

@@ -27,25 +27,31 @@ load raises :class:`~companion.errors.CatalogueError` naming the file and line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal, get_args
 
-import msgspec
+from pydantic import Field, PrivateAttr, model_validator
 
 from companion.cardmath.expr import Expr, parse
-from companion.config import read_toml_text
-from companion.errors import CatalogueError, CompanionError, ExpressionError
+from companion.errors import CatalogueError, ExpressionError
 from companion.paths import data_dir
 from companion.playing_cards import JOKER, RANKS, SUITS
-from companion.schema import load_toml
+from companion.tomlfile import (
+    Text,
+    TomlModel,
+    key_lines,
+    load_model,
+    problem,
+    read_toml_text,
+    whole_number,
+)
 
-SETS = ("core", "limited", "celebrity", "standard")
+CardSet = Literal["core", "limited", "celebrity", "standard"]
+SETS: tuple[CardSet, ...] = get_args(CardSet)
 BUILTIN = ("standard", "21x")
-_CARD_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -137,70 +143,79 @@ def load_catalogue(path: str | Path) -> Catalogue:
     return parse_catalogue(text, str(path))
 
 
-class CardEntry(msgspec.Struct, forbid_unknown_fields=True):
-    """One ``[[card]]`` table as written (checked for types and ranges by msgspec)."""
-
-    id: Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S")]
-    text: Annotated[str, msgspec.Meta(min_length=1, pattern=r"\S")]
-    expression: str | None = None
-    level: Annotated[int, msgspec.Meta(ge=1, le=3)] | None = None
-    icons: Annotated[int, msgspec.Meta(ge=0, le=99)] | None = None
-    set: Literal["core", "limited", "celebrity", "standard"] = "core"
-    rank: str | None = None
-    suit: str | None = None
-
-
-class CatalogueFile(msgspec.Struct, forbid_unknown_fields=True):
-    """A catalogue file: its ``[[card]]`` tables (and an optional ``[deck]`` description)."""
-
-    card: list[CardEntry] = msgspec.field(default_factory=list)
-    deck: dict[str, Any] = msgspec.field(default_factory=dict)
-
-
 def parse_catalogue(text: str, name: str) -> Catalogue:
     """A catalogue from TOML ``text``; ``name`` is used in error messages."""
-    document = load_toml(text, CatalogueFile, path=name, error=CatalogueError)
-    header_lines = [text.count("\n", 0, m.start()) + 1 for m in _CARD_HEADER.finditer(text)]
-    cards: list[Card] = []
+    document = load_model(text, CatalogueFile, path=name, error=CatalogueError)
+    lines = key_lines(text)
     seen: dict[str, int | None] = {}
     for index, entry in enumerate(document.card):
-        line = header_lines[index] if index < len(header_lines) else None
-        try:
-            card = _card(entry)
-        except CompanionError as error:
-            message = getattr(error, "message", str(error))
-            raise CatalogueError(message, path=name, line=line) from None
-        if card.id in seen:
-            first = seen[card.id]
+        line = lines.get(("card", index))
+        if entry.id in seen:
             raise CatalogueError(
-                f"duplicate card id {card.id!r} (first at line {first})", path=name, line=line
+                f"duplicate card id {entry.id!r} (first at line {seen[entry.id]})",
+                path=name,
+                line=line,
             )
-        seen[card.id] = line
-        cards.append(card)
-    return Catalogue(cards, name=name)
+        seen[entry.id] = line
+    return Catalogue((entry.card() for entry in document.card), name=name)
 
 
-def _card(entry: CardEntry) -> Card:
-    """One ``[[card]]`` table: the checks a schema cannot make, and its expression parsed."""
-    card_id = entry.id
-    expression: Expr | None = None
-    if entry.set == "standard":
-        if entry.rank != JOKER and (entry.rank not in RANKS or entry.suit not in SUITS):
-            raise CatalogueError(
-                f"card {card_id!r}: a standard card needs rank A..K and suit c d h s (or rank JK)"
+class CardTable(TomlModel):
+    """One ``[[card]]``; a card of the ``standard`` set has a rank and suit, any other an
+    expression (its ``text`` unless given)."""
+
+    id: Text
+    text: Text
+    expression: str | None = None
+    level: Annotated[int, whole_number(1, 3)] | None = None
+    icons: Annotated[int, whole_number(0, 99)] | None = None
+    set: CardSet = "core"
+    rank: str | None = None
+    suit: str | None = None
+    _expression: Expr | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _fits_its_set(self) -> CardTable:
+        if self.set == "standard":
+            if self.rank != JOKER and (self.rank not in RANKS or self.suit not in SUITS):
+                raise problem(
+                    "a standard card needs rank A..K and suit c d h s (or rank JK)", at=("rank",)
+                )
+            if self.expression is not None:
+                raise problem("standard cards have no expression", at=("expression",))
+            return self
+        if self.rank is not None or self.suit is not None:
+            raise problem(
+                "only standard cards have rank and suit",
+                at=("rank",) if self.rank is not None else ("suit",),
             )
-        if entry.expression is not None:
-            raise CatalogueError(f"card {card_id!r}: standard cards have no expression")
-    else:
-        if entry.rank is not None or entry.suit is not None:
-            raise CatalogueError(f"card {card_id!r}: only standard cards have rank and suit")
+        source, key = (self.text, "text") if self.expression is None else (self.expression,
+                                                                          "expression")
         try:
-            expression = parse(entry.text if entry.expression is None else entry.expression)
+            self._expression = parse(source)
         except ExpressionError as error:
-            raise CatalogueError(f"card {card_id!r}: {error}") from None
-    icons = entry.icons if entry.icons is not None else entry.level or 0
-    return Card(id=card_id, text=entry.text, expression=expression, icons=icons, set=entry.set,
-                rank=entry.rank, suit=entry.suit, level=entry.level)
+            raise problem(f"card {self.id!r}: {error}", at=(key,)) from None
+        return self
+
+    def card(self) -> Card:
+        """The card this table describes; ``icons`` defaults to the level (0 without one)."""
+        icons = self.icons if self.icons is not None else self.level or 0
+        return Card(id=self.id, text=self.text, expression=self._expression, icons=icons,
+                    set=self.set, rank=self.rank, suit=self.suit, level=self.level)
+
+
+class DeckTable(TomlModel):
+    """``[deck]``: what the catalogue is."""
+
+    name: Text | None = None
+    description: str | None = None
+
+
+class CatalogueFile(TomlModel):
+    """A catalogue file: an optional ``[deck]`` and the ``[[card]]`` tables."""
+
+    deck: DeckTable | None = None
+    card: list[CardTable] = Field(default_factory=list)
 
 
 def builtin(name: str) -> Catalogue:

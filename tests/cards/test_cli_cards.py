@@ -160,7 +160,7 @@ def test_bad_owner_deck_is_reported_with_its_line(data_dir: Path) -> None:
                                        encoding="utf-8")
     done = run("check", "--x", "1", "6X", data_dir=data_dir)
     assert done.returncode == 2
-    assert "broken.toml:4: card[0].level: Expected `int` <= 3" in done.stderr
+    assert "broken.toml:4: card.1.level: must be a whole number 1-3, not 9" in done.stderr
 
 
 def test_demo_shows_the_rulebook_example(data_dir: Path) -> None:

@@ -75,7 +75,7 @@ def test_the_mock_demo_presses_every_button(tmp_path: Path) -> None:
         (
             ["--demo"],
             "[hardware.referee]\nbutton = 5\n",
-            "config.toml: [hardware.players.4] button = 5 clashes with [hardware.referee] button",
+            "config.toml:2: hardware.players.4.button: 5 clashes with hardware.referee.button",
         ),
     ],
 )

@@ -29,13 +29,15 @@ def write(tmp_path: Path, text: str) -> tuple[dict[str, object], str]:
 
 
 def error_for(tmp_path: Path, text: str) -> str:
-    config, path = write(tmp_path, text)
+    """The one-line message for ``text``, from reading the file or checking its pin map."""
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError) as caught:
-        load_pin_map(config, path=path)
+        load_pin_map(load_config(path), path=str(path))
     message = str(caught.value)
     assert "\n" not in message
-    assert message.startswith(f"{path}: ")
-    return message.removeprefix(f"{path}: ")
+    assert message.startswith(f"{path}:")
+    return message.removeprefix(f"{path}:")
 
 
 def test_default_map_has_four_players_on_free_distinct_pins() -> None:
@@ -94,36 +96,49 @@ def test_players_are_ordered_by_number_not_text(tmp_path: Path) -> None:
     [
         (
             "[hardware.referee]\nbutton = 22\n",
-            "[hardware.players.2] button = 22 clashes with [hardware.referee] button",
+            "2: hardware.players.2.button: 22 clashes with hardware.referee.button",
         ),
         (
             "[hardware.players.1]\nbutton = 17\nled = 17\n",
-            "[hardware.players.1] led = 17 clashes with [hardware.players.1] button",
+            "3: hardware.players.1.led: 17 clashes with hardware.players.1.button",
         ),
         (
             "[hardware.players.3]\nbutton = 13\n",
-            "[hardware.players.3] button = 13 clashes with [hardware.buzzer] pin",
+            "2: hardware.players.3.button: 13 clashes with hardware.buzzer.pin",
         ),
-        ("[hardware.players.1]\nbutton = 40\n", "[hardware.players.1] button = 40 is not a GPIO"),
-        ("[hardware.players.1]\nbutton = 1\n", "[hardware.players.1] button = 1 is reserved"),
-        ("[hardware.players.1]\nbutton = '17'\n", "[hardware.players.1] button = '17' must be"),
-        ("[hardware.players.1]\nbutton = true\n", "[hardware.players.1] button = True must be"),
-        ("[hardware.players.1]\nled = 4\n", "[hardware.players.1] needs a button pin"),
-        ("[hardware.players.1]\nbuton = 4\n", "[hardware.players.1] unknown key 'buton'"),
-        ("[hardware.players.0]\nbutton = 4\n", "[hardware.players.0] the player must be"),
-        ("[hardware.players.one]\nbutton = 4\n", "[hardware.players.one] the player must be"),
-        ("[hardware]\nplayers = 3\n", "[hardware.players] must be a table"),
-        ("[hardware]\nreferee = 4\n", "[hardware.referee] must be a table, not int"),
-        ("[hardware]\nhold_tme = 1\n", "[hardware] unknown key 'hold_tme'"),
-        ("[hardware]\nhold_time = 'long'\n", "[hardware] hold_time = 'long' must be a number"),
-        ("[hardware]\nhold_time = 60\n", "[hardware] hold_time = 60 must be between"),
-        ("[hardware]\nbounce_time = -0.1\n", "[hardware] bounce_time = -0.1 must be between"),
+        ("[hardware.players.1]\nbutton = 40\n", "2: hardware.players.1.button: 40 is not a GPIO"),
+        ("[hardware.players.1]\nbutton = 1\n", "2: hardware.players.1.button: 1 is reserved"),
+        (
+            "[hardware.players.1]\nbutton = '17'\n",
+            '2: hardware.players.1.button: must be a BCM GPIO number (2-27), not "17"',
+        ),
+        ("[hardware.players.1]\nbutton = true\n", "2: hardware.players.1.button: must be"),
+        ("[hardware.players.1]\nled = 4\n", "1: hardware.players.1.button: is required"),
+        (
+            "[hardware.players.1]\nled = 4\nbuton = 4\n",
+            "3: hardware.players.1.buton: unknown key (known: button, stand, led)",
+        ),
+        ("[hardware.players.0]\nbutton = 4\n", "1: hardware.players.0: the player must be"),
+        ("[hardware.players.one]\nbutton = 4\n", "1: hardware.players.one: the player must be"),
+        ('[hardware.players."²"]\nbutton = 4\n', '1: hardware.players."²": the player must be'),
+        ("[hardware]\nplayers = 3\n", "2: hardware.players: must be a table, not 3"),
+        ("[hardware]\nplayers = {}\n", "2: hardware.players: must have at least one player"),
+        ("[hardware]\nreferee = 4\n", "2: hardware.referee: must be a table, not 4"),
+        ("[hardware]\nhold_tme = 1\n", "2: hardware.hold_tme: unknown key (known: hold_time,"),
+        (
+            "[hardware]\nhold_time = 'long'\n",
+            '2: hardware.hold_time: must be a number of seconds from 0.1 to 10.0, not "long"',
+        ),
+        ("[hardware]\nhold_time = 60\n", "2: hardware.hold_time: must be a number of seconds"),
+        ("[hardware]\nbounce_time = -0.1\n", "2: hardware.bounce_time: must be a number of"),
         (
             "[hardware]\nhold_time = 0.2\nbounce_time = 0.3\n",
-            "[hardware] bounce_time = 0.3 must be shorter than hold_time = 0.2",
+            "3: hardware.bounce_time: 0.3 must be shorter than hold_time = 0.2",
         ),
-        ("[hardware.buzzer]\npin = 13\ntype = 'loud'\n", "[hardware.buzzer] type = 'loud' must be"),
-        ("hardware = 5\n", "[hardware] must be a table"),
+        ("[hardware.buzzer]\npin = 13\ntype = 'loud'\n", "3: hardware.buzzer.type: must be"),
+        ("hardware = 5\n", "1: hardware: must be a table, not 5"),
+        ("[hardwre]\nhold_time = 1\n", "1: hardwre: unknown key (known: hardware, vision, games)"),
+        ("[games]\ntrick = 3\n", "2: games.trick: must be a table, not 3"),
     ],
 )
 def test_mistakes_name_the_key(tmp_path: Path, text: str, message: str) -> None:

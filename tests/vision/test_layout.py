@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from companion.errors import CompanionError
@@ -70,6 +70,7 @@ def test_more_points_are_fitted_like_opencv_least_squares() -> None:
         max_size=4,
     )
 )
+@example([(0.0, 162.0), (323.0, 0.0), (-224.0, 274.0), (0.0, 0.0)])  # tiny det in mm/pixels
 @settings(max_examples=60, deadline=None)
 def test_any_four_marks_in_general_position_round_trip(corners: list[tuple[float, float]]) -> None:
     def cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -226,33 +227,43 @@ def test_a_hand_written_file_loads() -> None:
     [
         (
             ("rect = [300, 150, 200, 200]", "rect = [300, 150, -2, 200]"),
-            "kitchen.toml:12: zone[0].rect[2]: Expected `float` > 0.0",
+            "kitchen.toml:12: zone.1.rect: must be [x, y, width, height] with positive size",
         ),
         (
             (
                 "polygon = [[0, 350], [800, 350], [800, 500], [0, 500]]",
                 "polygon = [[0, 350], [800, 350]]",
             ),
-            "kitchen.toml:17: zone 'ann': 'polygon' needs at least 3 corners",
+            "kitchen.toml:17: zone.2.polygon: needs at least 3 corners [[x, y], ...], not 2",
         ),
         (
             ("polygon = [[0, 350]", "polygon = [[0, 'x']"),
-            "kitchen.toml:17: zone[1].polygon[0][1]: Expected `float`, got `str`",
+            'kitchen.toml:17: zone.2.polygon.1: must be a pair of numbers [x, y], not [0, "x"]',
         ),
         (
             ('kind = "player"', 'kind = "player"\ncolour = "red"'),
-            "kitchen.toml:17: zone[1].colour: Object contains unknown field `colour`",
+            "kitchen.toml:17: zone.2.colour: unknown key (known: name, kind, polygon, rect)",
         ),
-        (("width = 800", "width = -800"), "kitchen.toml:2: width: Expected `float` > 0.0"),
-        (("width = 800\n", ""), "kitchen.toml: Object missing required field `width`"),
-        (('name = "ann"', 'name = "trick"'), "zone names repeat: trick"),
+        (
+            ("width = 800", "width = -800"),
+            "kitchen.toml:2: width: must be a positive number of mm, not -800",
+        ),
+        (("width = 800\n", ""), "kitchen.toml: width: is required"),
+        (
+            ('name = "ann"', 'name = "trick"'),
+            'kitchen.toml:15: zone.2.name: zone names repeat: "trick" is also zone 1',
+        ),
         (
             ("table = [[0, 0], [800, 0], [800, 500], [0, 500]]", "table = [[0, 0]]"),
-            "kitchen.toml:5: [calibration]: calibration needs as many table points",
+            "kitchen.toml:5: calibration: calibration needs as many table points",
         ),
         (("height = 500", "height = 500\nheight = 600"), "kitchen.toml:4: invalid TOML"),
-        (("[calibration]", "[calibraton]"),
-         "kitchen.toml:5: calibraton: Object contains unknown field `calibraton`"),
+        (("rect = [300, 150, 200, 200]\n", ""), "kitchen.toml:10: zone.1.name: give exactly one"),
+        (('name = "ann"\n', ""), "kitchen.toml:14: zone.2.name: is required"),
+        (
+            ("[calibration]", "[calibraton]"),
+            "kitchen.toml:5: calibraton: unknown key (known: name, width, height, calibration,",
+        ),
     ],
 )
 def test_file_errors_name_the_line_and_key(change: tuple[str, str], message: str) -> None:
@@ -260,7 +271,7 @@ def test_file_errors_name_the_line_and_key(change: tuple[str, str], message: str
     assert text != GOOD
     with pytest.raises(LayoutError) as caught:
         TableLayout.loads(text, path="kitchen.toml")
-    assert str(caught.value).startswith(message) or message in str(caught.value)
+    assert str(caught.value).startswith(message)
     assert "\n" not in str(caught.value)
 
 
@@ -277,14 +288,45 @@ def test_marks_whose_image_origin_maps_to_infinity_still_calibrate() -> None:
         assert calibration.to_table(corner) == pytest.approx(expected, abs=1e-4)
 
 
-HOSTILE_NAMES = ['say "cheese"', "back\\slash", "two\nlines", "tab\there", "zoë ☕ 名前",
-                 "'single'", "[[zone]]", "# not a comment", "\u0001"]
+# Names as people type them, and worse: quotes, backslashes, newlines, '=' and '#', any
+# unicode letter, tabs and other control characters (anything but blank).
+NAMES = st.text(min_size=1, max_size=20).filter(lambda name: name.strip() != "")
+COORDINATES = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e6, max_value=1e6),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e-300, max_value=1e-300),
+    st.integers(min_value=-10_000, max_value=10_000),
+)
+POINTS = st.tuples(COORDINATES, COORDINATES)
 
 
-@pytest.mark.parametrize("name", HOSTILE_NAMES)
-def test_a_layout_with_hostile_names_is_read_back_identically(name: str, tmp_path: Path) -> None:
-    zones = (Zone.rectangle(name, 0, 0, 100, 50, kind=name), Zone.rectangle("plain", 0, 60, 5, 5))
-    layout = TableLayout(name, 800, 500.5, zones)
-    path = tmp_path / "hostile.toml"
-    layout.save(path)
-    assert TableLayout.load(path) == layout
+@st.composite
+def layouts(draw: st.DrawFn) -> TableLayout:
+    names = draw(st.lists(NAMES, min_size=1, max_size=4, unique=True))
+    zones = tuple(
+        Zone(name, tuple(draw(st.lists(POINTS, min_size=3, max_size=6))), draw(NAMES))
+        for name in names
+    )
+    size = st.floats(min_value=50.0, max_value=5000.0)  # a table's mm (and calibratable)
+    width, height = draw(size), draw(size)
+    layout = TableLayout(draw(NAMES), width, height, zones)
+    if draw(st.booleans()):
+        marks = [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)]
+        layout = layout.calibrated(Calibration.from_points(IMAGE_MARKS, marks))
+    return layout
+
+
+@given(layouts())
+@settings(max_examples=100, deadline=None)
+def test_any_layout_round_trips_through_its_toml(layout: TableLayout) -> None:
+    text = layout.dumps()
+    loaded = TableLayout.loads(text, path="any.toml")
+    assert loaded == layout
+    assert [zone.name for zone in loaded.zones] == [zone.name for zone in layout.zones]
+    assert loaded.dumps() == text
+
+
+def test_a_written_layout_is_plain_toml_with_escaped_names() -> None:
+    zone = Zone('say "hi"\n= #1 \\ é', ((0, 0), (1.5, -0.0), (5e-324, 1)), kind="trick")
+    text = TableLayout("x", 10, 10, (zone,)).dumps()
+    assert 'name = "say \\"hi\\"\\n= #1 \\\\ é"' in text
+    assert TableLayout.loads(text).zones == (zone,)
