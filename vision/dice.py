@@ -47,6 +47,10 @@ WORKING_WIDTH = 640
 BACKGROUND_SIZE = (160, 120)
 BACKGROUND_KERNEL = 31
 CROP_DIE_SIDE = 64.0
+SMALL_WIDTH = WORKING_WIDTH // 2
+"""Images narrower than this (the crop of a dice tray) are read ``SMALL_SCALE`` times larger,
+so the table round the dice is wide enough to tell the dice from it."""
+SMALL_SCALE = 2.0
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,9 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
     if image.shape[1] > 1.25 * WORKING_WIDTH:
         scale = WORKING_WIDTH / image.shape[1]
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    elif image.shape[1] < SMALL_WIDTH:  # a crop of a dice tray: the table round is too thin
+        scale = SMALL_SCALE
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     height, width = lab.shape[:2]
     found: list[Candidate] = []
