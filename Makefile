@@ -44,3 +44,5 @@ screens: $(STAMP)
 	$(BIN)/companion snapshot teach $(SHOTS)/teach.png
 	$(BIN)/companion snapshot table $(SHOTS)/table-21x-solo.png --state $(OBS)/21x-solo.jsonl --at 40
 	$(BIN)/companion snapshot table $(SHOTS)/table-solitaire.png --state $(OBS)/solitaire.jsonl --at 40
+	$(BIN)/companion snapshot table $(SHOTS)/table-trick.png --state $(OBS)/trick.jsonl --at 25
+	$(BIN)/companion snapshot table $(SHOTS)/table-medley.png --state $(OBS)/medley.jsonl --at 50

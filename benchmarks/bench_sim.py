@@ -65,7 +65,7 @@ def rendering() -> None:
     deal(table, CARDS)
     table.read()
 
-    zones = iter(["trick", "player-0"] * ROUNDS)
+    zones = iter(["trick", "seat-1"] * ROUNDS)
 
     def changed() -> None:
         table.move("Kd", next(zones))
@@ -96,7 +96,7 @@ def throughput(name: str, table: SimulatedTable, reader: CardReader, read_once: 
 
 def accuracy() -> None:
     recognizer = CardRecognizer()
-    for game, zone in (("trick", "trick"), ("trick", "player-0"), ("solitaire", "column-1"),
+    for game, zone in (("trick", "trick"), ("trick", "seat-1"), ("solitaire", "column-1"),
                        ("medley", "cell-4")):
         table = SimulatedTable(layout_of(game), seed=2)
         right = 0

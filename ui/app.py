@@ -60,6 +60,9 @@ EXIT_DELAY = 2.0
 """Seconds the final screen of a demo stays up before ``--exit-when-over`` closes it."""
 VERDICTS = ("right", "wrong")
 """Signals of a checked call: the call screen shows them before the game moves on."""
+DEMO_CONFIRM_SECONDS = 3.0
+"""How long the demo waits for the camera pipeline to confirm a change before it posts the
+change itself (someone is watching: the director's default of 8 s drags)."""
 DEMO_TAIL = 5.0
 """Recorded seconds a demo runs on after its recording ends (a timer may still end it)."""
 log = logging.getLogger(__name__)
@@ -250,6 +253,7 @@ class CompanionApp(App):  # type: ignore[misc]
         from ui.demo import recording_path, simulated_demo
 
         self.demo = simulated_demo(recording_path(game), self.store, data=self.data_folder)
+        self.demo.director.confirm_timeout = DEMO_CONFIRM_SECONDS
         self.exit_when_over = exit_when_over
 
     def _run_demo(self) -> None:

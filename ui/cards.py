@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.stacklayout import StackLayout
 
 from companion.engine.view import CardView, SeatView
@@ -90,12 +89,3 @@ def _dimmed(colour: theme.RGBA) -> theme.RGBA:
         return colour
     r, g, b, a = colour
     return (r * 0.45, g * 0.45, b * 0.45, a)
-
-
-def seat_row(count: int, **kwargs: Any) -> tuple[BoxLayout, list[SeatPanel]]:
-    """A row of ``count`` seat panels."""
-    box = BoxLayout(orientation="horizontal", spacing=theme.GAP, **kwargs)
-    panels = [SeatPanel() for _ in range(count)]
-    for panel in panels:
-        box.add_widget(panel)
-    return box, panels

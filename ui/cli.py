@@ -61,8 +61,8 @@ def run_app(args: argparse.Namespace) -> int:
     from ui.service import ServiceNotifier, configure_logging
     from ui.window import configure_kivy
 
+    on_pi = configure_kivy(fullscreen=args.fullscreen)  # Kivy's import-time lines unlogged
     configure_logging("INFO")
-    on_pi = configure_kivy(fullscreen=args.fullscreen)
     from companion.paths import config_path
     from ui.app import CompanionApp
     from ui.health import config_or_defaults

@@ -41,11 +41,10 @@ def deck_cards(start: TableStart) -> list[tuple[str, str]]:
 
 def zone_choices(start: TableStart) -> list[tuple[str, str]]:
     """(zone name, its caption) of the game's table: the seats' zones first (captioned
-    with their players), then the rest of the game's default layout."""
-    from vision.layout import DEFAULT_LAYOUTS
+    with their players), then the rest of the game's layout."""
+    from ui.demo import demo_layout
 
-    make_layout = DEFAULT_LAYOUTS.get(start.game)
-    zones = [] if make_layout is None else [zone.name for zone in make_layout().zones]
+    zones = [zone.name for zone in demo_layout(start).zones]
     seating = Seating.of(start.players, start.seats)
     seat_zones = [(seat.zone, seat.player) for seat in seating.seats
                   if not zones or seat.zone in zones]

@@ -14,7 +14,7 @@ plain loop).
 :func:`simulated_demo` puts the pieces together for one recording: the table laid out for the
 game, the conductor on a :class:`DemoClock`, the watcher (21X cards read through a deck taught
 from the simulator) and the director; :func:`play_headless` plays it to the end with no
-screen, for tests and ``companion play --camera sim``.
+screen (the tests; the app's ``companion run --demo GAME`` ticks the director itself).
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ DEFAULT_SPEED = 10.0
 #: Real seconds the director waits for the pipeline to confirm a change before it gives up
 #: on it (and posts the recorded sighting itself, so the game goes on).
 CONFIRM_TIMEOUT = 8.0
+#: A card showing less than this share of itself cannot be seen to go.
+HIDDEN_SHARE = 0.3
 #: Dice sightings this close (recorded seconds) after the first of a throw are the same throw.
 ROLL_SECONDS = 1.0
 #: Games whose cards are 21X expression cards (read through a taught deck).
@@ -117,13 +119,20 @@ class _Waiting:
     recorded: list[Sighting]
     since: float
 
+    def take(self, expected: Expected) -> Sighting:
+        """Tick off ``expected``: the recorded sighting it stands for."""
+        self.expected.remove(expected)
+        return next(s for s in self.recorded if (s.kind, s.card, s.zone) == expected)
+
 
 @dataclass
 class DemoReport:
-    """How the pipeline did: changes confirmed, changes it missed, sightings nobody acted."""
+    """How the pipeline did: changes confirmed, changes it missed, changes no camera could
+    see (a card taken from under another), and sightings the recording did not call for."""
 
     confirmed: int = 0
     missed: list[str] = field(default_factory=list)
+    unseen: list[str] = field(default_factory=list)
     surprises: list[str] = field(default_factory=list)
 
 
@@ -174,17 +183,30 @@ class DemoDirector:
         noted in the report, and passed on only when the director is ``strict``.
         """
         if isinstance(observation, Sighting):
-            seen = (observation.kind, observation.card, observation.zone)
             with self._lock:
-                waiting = self._waiting
-                if waiting is not None and seen in waiting.expected:
-                    waiting.expected.remove(seen)
+                waiting, expected = self._waiting, self._expected(observation)
+                if waiting is not None and expected is not None:
+                    recorded = waiting.take(expected)
                     self.report.confirmed += 1
+                    if not self.strict:  # what the recording says, e.g. placed for moved
+                        observation = recorded
                 else:
-                    self.report.surprises.append(f"{seen[0]} {seen[1]} in {seen[2]}")
+                    self.report.surprises.append(
+                        f"{observation.kind} {observation.card} in {observation.zone}")
                     if not self.strict:
                         return
         self.post(observation)
+
+    def _expected(self, seen: Sighting) -> Expected | None:
+        """The awaited change ``seen`` confirms: the same, or the card arriving in the same
+        zone either way (``moved`` for ``placed`` when the smoother still had it elsewhere)."""
+        if self._waiting is None:
+            return None
+        for kind, card, zone in self._waiting.expected:
+            arrived = {kind, seen.kind} <= {"placed", "moved"}
+            if card == seen.card and zone == seen.zone and (kind == seen.kind or arrived):
+                return (kind, card, zone)
+        return None
 
     def tick(self) -> None:
         """Act out what is due now, one observation a tick; returns at once.
@@ -225,8 +247,7 @@ class DemoDirector:
                 if isinstance(observation, Sighting):
                     group = self._group(observation)
                     self._next += len(group)
-                    self._act(group)
-                    self._waiting = None
+                    self._lay(group)
                 else:
                     self._next += 1
 
@@ -234,11 +255,10 @@ class DemoDirector:
         """End the wait once the change is confirmed, or given up on (then post it)."""
         if waiting.expected and self._timer() - waiting.since < self.confirm_timeout:
             return
-        for kind, card, zone in waiting.expected:
-            self.report.missed.append(f"{kind} {card} in {zone}")
-            log.warning("the pipeline did not confirm %s %s in %s: posting it", kind, card, zone)
-            self.post(next(s for s in waiting.recorded
-                           if (s.kind, s.card, s.zone) == (kind, card, zone)))
+        for expected in list(waiting.expected):
+            self.report.missed.append("{} {} in {}".format(*expected))
+            log.warning("the pipeline did not confirm %s %s in %s: posting it", *expected)
+            self.post(waiting.take(expected))
         self._waiting = None
 
     def _group(self, first: Sighting) -> list[Sighting]:
@@ -255,7 +275,21 @@ class DemoDirector:
         return group
 
     def _act(self, group: list[Sighting]) -> None:
-        """Make the change on the table, and wait for the pipeline to see it."""
+        """Make the change on the table, and wait for the pipeline to see it (a card taken
+        from under others is posted as recorded at once: no camera could see it go)."""
+        first = group[0]
+        hidden = first.kind == "removed" and first.card != DIE and self._hidden(first.card)
+        self._lay(group)
+        self.clock.hold(first.t)
+        if hidden:
+            self.report.unseen.append(f"{first.kind} {first.card} in {first.zone}")
+            self.post(first)
+            return
+        expected: list[Expected] = [(s.kind, s.card, s.zone) for s in group]
+        self._waiting = _Waiting(expected, list(group), self._timer())
+
+    def _lay(self, group: list[Sighting]) -> None:
+        """The change on the simulated table, nothing else."""
         first = group[0]
         try:
             if first.card == DIE:
@@ -270,9 +304,11 @@ class DemoDirector:
         except SimulationError as error:
             raise ObservationError(f"cannot act it out: {error}",
                                    where=f"observation at t={first.t}") from None
-        expected: list[Expected] = [(s.kind, s.card, s.zone) for s in group]
-        self._waiting = _Waiting(expected, list(group), self._timer())
-        self.clock.hold(first.t)
+
+    def _hidden(self, card: str) -> bool:
+        """Whether ``card`` lies (mostly) under others on the table now."""
+        drawn = [seen for seen in self.table.truth() if seen.name == card]
+        return bool(drawn) and max(seen.visible_fraction for seen in drawn) < HIDDEN_SHARE
 
     def _act_dice(self, group: list[Sighting]) -> None:
         dice = list(self.table.dice)
@@ -284,7 +320,6 @@ class DemoDirector:
             values = [s.value for s in group if s.value is not None]
             dice = values if len(values) >= len(dice) else dice[: len(dice) - len(values)] + values
         self.table.roll(dice)
-
 
 
 @dataclass
@@ -329,11 +364,11 @@ def simulated_demo(
 ) -> SimulatedDemo:
     """Set up the demo of ``recording`` (not started: :meth:`TableWatcher.start` the watcher).
 
-    ``layout`` defaults to the game's default layout; ``data`` is where the simulator's
-    taught 21X deck is kept (the data directory by default). When ``store`` holds this
-    demo's game unfinished (the app was killed or lost power), that game resumes: the table
-    is laid as the recording had it at the last logged event, and the recording goes on
-    from there.
+    ``layout`` defaults to :func:`demo_layout`; ``data`` is where the simulator's taught
+    21X deck is kept (the data directory by default). When ``store`` holds this demo's
+    game unfinished (the app was killed or lost power), that game resumes: the table is
+    laid as the recording had it at the last logged event, and the recording goes on from
+    there.
     """
     start, observations = load_recording(recording)
     table, reader = simulated_table_for(start, layout=layout, seed=seed, data=data)

@@ -16,7 +16,8 @@ LABEL_BACKGROUND = (40, 40, 40)
 
 
 def annotate(frame_bgr: np.ndarray, observations: Sequence[CardObservation]) -> np.ndarray:
-    """A copy of ``frame_bgr`` with each card's outline, its index and its name drawn on.
+    """A copy of ``frame_bgr`` with each card's outline, its index and its name drawn on
+    (an unsure read's name followed by "?").
 
     >>> frame = np.zeros((60, 80, 3), np.uint8)
     >>> seen = CardObservation("Kd", (40.0, 30.0), (20.0, 15.0), 0.9)
@@ -35,7 +36,8 @@ def annotate(frame_bgr: np.ndarray, observations: Sequence[CardObservation]) -> 
         centre = (round(seen.center[0]), round(seen.center[1]))
         cv2.circle(image, index, radius, INDEX_COLOUR, thickness, cv2.LINE_AA)
         cv2.line(image, index, centre, INDEX_COLOUR, max(1, thickness // 2), cv2.LINE_AA)
-        draw_label(image, f"{seen.card} {seen.confidence:.2f}", index, radius, scale)
+        doubt = "?" if seen.unsure else ""
+        draw_label(image, f"{seen.card}{doubt} {seen.confidence:.2f}", index, radius, scale)
     return image
 
 

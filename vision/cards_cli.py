@@ -68,10 +68,13 @@ def as_table(width: int, height: int, cards: Sequence[CardObservation]) -> str:
     """A readable table, one card a line.
 
     >>> from vision.observations import CardObservation
-    >>> print(as_table(640, 480, [CardObservation("10h", (300.0, 200.0), (250.5, 120.0), 0.93)]))
-    640x480: 1 card
+    >>> seen = CardObservation("10h", (300.0, 200.0), (250.5, 120.0), 0.93)
+    >>> doubt = CardObservation("7s", (9.0, 9.0), (5.0, 5.0), 0.5, unsure=True)
+    >>> print(as_table(640, 480, [seen, doubt]))
+    640x480: 2 cards
     card   centre        index         confidence
     10h    300, 200      250, 120      0.93
+    7s     9, 9          5, 5          0.50 unsure
     """
     lines = [f"{width}x{height}: {len(cards)} card{'' if len(cards) == 1 else 's'}"]
     if cards:
@@ -79,5 +82,6 @@ def as_table(width: int, height: int, cards: Sequence[CardObservation]) -> str:
     for seen in cards:
         centre = f"{seen.center[0]:.0f}, {seen.center[1]:.0f}"
         index = f"{seen.index[0]:.0f}, {seen.index[1]:.0f}"
-        lines.append(f"{seen.card:<6} {centre:<13} {index:<13} {seen.confidence:.2f}")
+        mark = " unsure" if seen.unsure else ""
+        lines.append(f"{seen.card:<6} {centre:<13} {index:<13} {seen.confidence:.2f}{mark}")
     return "\n".join(lines)

@@ -20,9 +20,6 @@ def register(subcommands: Any) -> None:
     )
     dice.add_argument("image", help="photo file (JPEG, PNG...)")
     dice.add_argument("--json", action="store_true", help="print JSON instead of text")
-    dice.add_argument(
-        "--dark", action="store_true", help="dark dice with light pips (inverts the photo)"
-    )
     dice.set_defaults(handler=run_dice)
 
 
@@ -32,7 +29,7 @@ def run_dice(args: argparse.Namespace) -> int:
     from vision.imageio import read_image
 
     image = read_image(args.image)
-    dice = find_dice(image, dark=args.dark)
+    dice = find_dice(image)
     if args.json:
         print_json({"dice": [die.to_json() for die in dice]})
         return 0
@@ -40,5 +37,9 @@ def run_dice(args: argparse.Namespace) -> int:
         print(f"{args.image}: no dice found")
     for number, die in enumerate(dice, start=1):
         x, y = die.center
-        print(f"die {number}: {die.value} at ({x:.0f}, {y:.0f}) confidence {die.confidence:.2f}")
+        unsure = " (unsure: please check)" if die.unsure else ""
+        print(
+            f"die {number}: {die.value} at ({x:.0f}, {y:.0f})"
+            f" confidence {die.confidence:.2f}{unsure}"
+        )
     return 0

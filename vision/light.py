@@ -28,7 +28,7 @@ NEAR_BRIGHTEST = 0.9
 #: Gains are kept within this range (a frame without any white thing must not be ruined).
 GAIN_RANGE = (0.5, 2.5)
 #: Gains this close to 1 are left alone (no work for a camera that is balanced already).
-GAIN_TOLERANCE = 0.12
+GAIN_TOLERANCE = 0.2
 #: Pixels sampled every this many pixels each way.
 SAMPLE_STEP = 6
 
@@ -79,8 +79,9 @@ LOCAL_WHITE = 0.75
 SHADE_WINDOW = 37
 #: ... and never below this share of the frame's own white level, so dark cloth stays table.
 SHADE_FLOOR = 0.4
-#: Only where that brightest spot is grey (its darkest channel at least this share of its
-#: brightest): shadowed white is, cork, wood and felt are not.
+#: Only where that local white is grey (its darkest channel over its brightest at least
+#: this share of the same ratio at the frame's whitest spot): shadowed white is, cork,
+#: wood and felt are not.
 NEUTRAL = 0.8
 #: The local level is measured at 1/``SHADE_STEP`` size.
 SHADE_STEP = 4
@@ -113,7 +114,11 @@ def white_threshold(frame_bgr: np.ndarray, darkest: np.ndarray, level: float) ->
     blue, green, red = cv2.split(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA))
     strongest = cv2.morphologyEx(cv2.max(cv2.max(blue, green), red), cv2.MORPH_CLOSE, kernel)
     strongest = strongest.astype(np.float32)
-    grey = brightest >= NEUTRAL * np.maximum(strongest, 1.0)
+    ratio = brightest / np.maximum(strongest, 1.0)
+    # Grey as the frame's own white is grey: a slight tint left by the white balance
+    # (within ``GAIN_TOLERANCE``) tints the shadowed white the same way.
+    whitest = ratio.flat[int(np.argmax(brightest))]
+    grey = ratio >= NEUTRAL * whitest
     local = np.where(grey, brightest * LOCAL_WHITE, level)
     local = np.clip(local, SHADE_FLOOR * level, level).astype(np.uint8)
     return np.asarray(cv2.resize(local, (width, height), interpolation=cv2.INTER_LINEAR))

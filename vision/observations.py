@@ -46,12 +46,18 @@ class CardObservation:
 
 @dataclass(frozen=True)
 class DieObservation:
-    """One die: its pip count (1 to 6), centre and confidence."""
+    """One die: its pip count (1 to 6), centre and confidence.
+
+    ``confidence`` is the reader's probability that this is a six-sided die read right;
+    ``unsure`` is set when it is below the reader's sure threshold (where reads were at most
+    1 % wrong when it was trained): the table loop should ask a player to check such a die.
+    """
 
     value: int
     center: tuple[float, float]
     confidence: float
     zone: str | None = None
+    unsure: bool = False
 
     def in_zone(self, zone: str | None) -> DieObservation:
         """The same observation assigned to ``zone``."""
@@ -64,4 +70,5 @@ class DieObservation:
             "center": [round(self.center[0], 1), round(self.center[1], 1)],
             "confidence": round(self.confidence, 3),
             **({"zone": self.zone} if self.zone else {}),
+            **({"unsure": True} if self.unsure else {}),
         }

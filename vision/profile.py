@@ -343,8 +343,8 @@ class ProfileRecognizer:
             observations.append(
                 CardObservation(
                     card=match.card_id,
-                    center=_centre(corners),
-                    index=_face_point(corners, INDEX_FRACTION),
+                    center=quad_centre(corners),
+                    index=face_point(corners, INDEX_FRACTION),
                     confidence=max(0.0, min(1.0, match.score)),
                     corners=corners,
                 )
@@ -352,12 +352,13 @@ class ProfileRecognizer:
         return observations
 
 
-def _centre(quad: Quad) -> tuple[float, float]:
+def quad_centre(quad: Quad) -> tuple[float, float]:
+    """The mean of the four corners of ``quad``."""
     xs, ys = zip(*quad, strict=True)
     return (sum(xs) / 4.0, sum(ys) / 4.0)
 
 
-def _face_point(quad: Quad, fraction: tuple[float, float]) -> tuple[float, float]:
+def face_point(quad: Quad, fraction: tuple[float, float]) -> tuple[float, float]:
     """The image point at ``fraction`` (x, y) of the face whose corners are ``quad``."""
     width, height = FACE_SIZE
     warp = cv2.getPerspectiveTransform(FACE_CORNERS, np.array(quad, np.float32))

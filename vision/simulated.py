@@ -5,8 +5,9 @@ With no camera (a laptop, CI) the companion still runs its real pipeline: a
 project's own scene generator (:mod:`vision.scenes.synthetic`), with the CC0 faces for standard
 cards and :func:`~vision.scenes.synthetic.render_expression_card` for 21X cards. Cards are put in
 the zones of a :class:`~vision.layout.TableLayout` and laid out neatly there: in a row
-facing the player in a seat zone, stacked downwards in a solitaire column, side by side
-(overlapping when the zone is small) anywhere else. Dice are drawn in the ``dice`` zone.
+(or, with ``hands="fan"``, a fanned hand) facing the player in a seat zone, stacked downwards in a
+solitaire column, side by side (overlapping when the zone is small) anywhere else. Dice are
+drawn in the ``dice`` zone.
 
 The clean table is rendered only when something changed; each :meth:`SimulatedTable.read`
 adds fresh sensor noise to that render. :meth:`SimulatedTable.calibration` is the exact
@@ -33,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -76,6 +78,10 @@ MIN_STEP = 14.0
 COLUMN_STEP = 30.0
 #: A seat's row of cards keeps this far (mm) inside the table edge and the camera's view.
 EDGE_MARGIN = 20.0
+#: A fanned hand (``hands="fan"``): degrees between neighbours, and how far below a card's
+#: centre (share of its height) the hand pivots, as a player spreads a hand to read it.
+FAN_SPREAD = 30.0
+FAN_PIVOT = 0.7
 #: A die's side (mm) and where its pips lie, as fractions of the side.
 DIE_MM = 22.0
 PIPS: Mapping[int, tuple[tuple[float, float], ...]] = {
@@ -153,8 +159,10 @@ class SimulatedTable(Camera):
 
     ``faces`` gives the standard card faces (default: the CC0 faces, a
     :class:`~companion.errors.DeviceError` if they are absent); ``expressions`` the
-    21X cards by id (default: the built-in catalogue). The changing methods may be
-    called from any thread; :meth:`read` renders again only after a change.
+    21X cards by id (default: the built-in catalogue); ``hands`` how a seat's cards lie:
+    ``"row"`` side by side (overlapping when crowded), ``"fan"`` a fanned hand. The
+    changing methods may be called from any thread; :meth:`read` renders again only
+    after a change.
     """
 
     description = "simulated table"
@@ -171,8 +179,10 @@ class SimulatedTable(Camera):
         surface: tuple[Kind, Tone] = ("cloth", "dark"),
         size: tuple[int, int] = (1280, 720),
         noise_sigma: float = 3.0,
+        hands: Literal["row", "fan"] = "row",
     ) -> None:
         self.layout = layout
+        self.hands = hands
         self.faces = faces if faces is not None else faces_library()
         self.expressions = expressions if expressions is not None else builtin_expressions()
         self.size = size
@@ -346,8 +356,14 @@ class SimulatedTable(Camera):
         items: list[tuple[CardFace, _Pose, tuple[float, float]]] = []
         seats = [zone for zone in self.layout.zones if zone.kind == "player"]
         for zone in self.layout.zones:
-            for placement in sorted((p for p in self._placements if p.zone == zone.name),
-                                    key=lambda p: p.slot):
+            cards = sorted((p for p in self._placements if p.zone == zone.name),
+                           key=lambda p: p.slot)
+            if zone in seats and self.hands == "fan":
+                poses = self._seat_fan(len(cards), seats.index(zone), len(seats))
+                items += [(self._face(p.card), pose, (CARD_WIDTH, CARD_HEIGHT))
+                          for p, pose in zip(cards, poses, strict=True)]
+                continue
+            for placement in cards:
                 if zone in seats:
                     pose = self._seat_pose(placement.slot, seats.index(zone), len(seats))
                 elif zone.kind == "column":
@@ -386,6 +402,23 @@ class SimulatedTable(Camera):
         return _Pose(self.layout.width / 2 + direction[0] * distance + along[0] * offset,
                      self.layout.height / 2 + direction[1] * distance + along[1] * offset,
                      math.degrees(angle) - 90.0)
+
+    def _seat_fan(self, count: int, seat: int, seats: int) -> list[_Pose]:
+        """A fanned hand facing seat ``seat``: the cards pivot about where a lone card of
+        the seat's row would lie (towards the player from them), later cards on top."""
+        pivot = self._seat_pose(0, seat, seats)
+        pivot_reach = FAN_PIVOT * CARD_HEIGHT
+        poses = []
+        for k in range(count):
+            turn = math.radians(pivot.rotation + (k - (count - 1) / 2) * FAN_SPREAD)
+            poses.append(
+                _Pose(
+                    pivot.x + math.sin(turn) * pivot_reach,
+                    pivot.y - math.cos(turn) * pivot_reach,
+                    math.degrees(turn),
+                )
+            )
+        return poses
 
     def _visible_reach(self, direction: tuple[float, float]) -> float:
         """How far from the table centre, along ``direction``, the camera sees."""

@@ -21,6 +21,7 @@ changed, and let three reads vote (:class:`ChangeReader`).
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import deque
@@ -40,7 +41,8 @@ from vision.cards import CardRecognizer
 from vision.dice import find_dice
 from vision.layout import Point, TableLayout
 from vision.observations import CardObservation, DieObservation
-from vision.profile import DeckProfile, ProfileRecognizer
+from vision.partial import OverlapRecognizer
+from vision.profile import DeckProfile
 from vision.smoothing import Smoother, TableChange
 
 log = logging.getLogger(__name__)
@@ -50,8 +52,9 @@ CardReader = Callable[[Image], list[CardObservation]]
 Post = Callable[[Observation], None]
 
 #: A hidden card is still there while this share of its last outline lies under a card
-#: read since.
-COVERED_SHARE = 0.15
+#: laid since; a card whose centre moves further than ``MOVED_PIXELS`` was laid again.
+COVERED_SHARE = 0.5
+MOVED_PIXELS = 20.0
 #: Grey thumbnails (1/``CHANGE_CELL`` size) that differ by more than ``CHANGE_LEVEL``
 #: somewhere are a changed picture (sensor noise stays well below).
 CHANGE_CELL = 8
@@ -93,8 +96,9 @@ def standard_reader(recognizer: CardRecognizer | None = None) -> CardReader:
 
 
 def profile_reader(profile: DeckProfile) -> CardReader:
-    """The cards of a taught deck (21X), read again where the picture changed."""
-    return ChangeReader(ProfileRecognizer(profile).recognize)
+    """The cards of a taught deck (21X), whole or overlapped (a fanned hand), read again
+    where the picture changed."""
+    return ChangeReader(OverlapRecognizer(profile).recognize)
 
 
 Box = tuple[int, int, int, int]
@@ -249,7 +253,12 @@ class _Stopped(Exception):
 
 
 class CoverMemory:
-    """Cards once read that now lie under a card read since: still on the table.
+    """Cards once read that now lie under a card laid since: still on the table.
+
+    A card read is remembered where it was last read, with when it came there (a card
+    that moved is newer). One not read now is still reported while a card that came
+    later covers ``share`` of its last outline; neighbours that merely touch (outlines
+    estimated from an index can reach past the card) hide nothing.
 
     >>> memory = CoverMemory()
     >>> low = CardObservation("7h", (5, 5), (1, 1), 0.9, ((0, 0), (10, 0), (10, 10), (0, 10)))
@@ -266,24 +275,33 @@ class CoverMemory:
     def __init__(self, share: float = COVERED_SHARE) -> None:
         self.share = share
         self._last: dict[str, CardObservation] = {}
+        self._came: dict[str, int] = {}
+        self._arrivals = 0
 
     def update(self, seen: list[CardObservation]) -> list[CardObservation]:
         """``seen`` plus the remembered cards hidden under one of them."""
         names = {card.card for card in seen}
+        for card in seen:
+            last = self._last.get(card.card)
+            if last is None or math.dist(last.center, card.center) > MOVED_PIXELS:
+                self._arrivals += 1
+                self._came[card.card] = self._arrivals
+            self._last[card.card] = card
         hidden = [
             card
             for name, card in self._last.items()
             if name not in names and any(self._covers(top, card) for top in seen)
         ]
-        for card in seen:
-            self._last[card.card] = card
         return seen + hidden
 
     def forget(self, card: str) -> None:
         """``card`` left the table."""
         self._last.pop(card, None)
+        self._came.pop(card, None)
 
     def _covers(self, top: CardObservation, below: CardObservation) -> bool:
+        if self._came[top.card] < self._came[below.card]:
+            return False
         if len(top.corners) < 3 or len(below.corners) < 3:
             return False
         under = np.array(below.corners, np.float32)

@@ -249,9 +249,9 @@ class Conductor:
             self._signals.append(Signal("refused", detail=f"no choice {choice!r} of item"
                                                           f" {item!r}"))
             return
-        del self._attention[attention.id]
         for follow_up in attention.choices[choice].taps:
             self._handle(follow_up)
+        del self._attention[attention.id]  # only once its taps are in (a full disk: retried)
 
     def _correct(self, tap: Tap) -> None:
         target, replacement = tap.data.get("target"), tap.data.get("replacement")

@@ -239,24 +239,20 @@ class Store(Closing):
         except LogError:
             pass
         events: list[Event] = []
+        where = f"{self.path}#game{game_id}"
         while True:
             try:
-                rows = self._rows("SELECT seq FROM events WHERE game_id = ? AND seq > ? "
-                                  "ORDER BY seq LIMIT 1",
+                rows = self._rows("SELECT seq, t, kind, data FROM events WHERE game_id = ? "
+                                  "AND seq > ? ORDER BY seq LIMIT 1",
                                   (game_id, events[-1].seq if events else -1))
                 if not rows:
                     return events
-                event = self._event_row(game_id, rows[0][0])
+                event = _event(rows[0], where)
             except LogError:
                 return events
             if events and event.t < events[-1].t:
                 return events
             events.append(event)
-
-    def _event_row(self, game_id: int, seq: int) -> Event:
-        rows = self._rows("SELECT seq, t, kind, data FROM events WHERE game_id = ? AND seq = ?",
-                          (game_id, seq))
-        return _event(rows[0], f"{self.path}#game{game_id}")
 
     def game(self, game_id: int) -> GameRecord:
         """One game's record; ``LogError`` if there is no such game."""

@@ -130,6 +130,8 @@ def connect(path: str, schema: str, *, read_only: bool, check: bool = True) -> s
         return connection
     except sqlite3.DatabaseError as error:
         raise damaged(path, error) from None
+    except UnicodeDecodeError:
+        raise damaged(path, "a text that is not UTF-8") from None
     except OSError as error:
         raise LogError(f"cannot open the game store: {error.strerror or error}",
                        path=path) from None

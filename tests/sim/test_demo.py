@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -40,7 +40,7 @@ class Timer:
         return self.now
 
 
-def director_of(observations: list[Observation], timer: Timer,
+def director_of(observations: Sequence[Observation], timer: Timer,
                 posted: list[Observation]) -> tuple[DemoDirector, DemoClock, SimulatedTable]:
     table = SimulatedTable(default_layout("medley"))
     clock = DemoClock(0.0, speed=10.0, timer=timer)
@@ -88,6 +88,31 @@ def test_a_change_the_pipeline_misses_is_posted_as_recorded_after_the_timeout() 
     assert posted == [Sighting("placed", "Qd", "cell-0", 0.0), placed, Tap("close", 0.5)]
     assert director.report.missed == ["placed Qs in cell-0"]
     assert director.report.surprises == ["placed Qd in cell-0"]
+
+
+def test_a_card_taken_from_under_another_is_posted_at_once() -> None:
+    timer, posted = Timer(), list[Observation]()
+    steps = [Sighting("placed", "Kd", "cell-4", 0.0), Sighting("placed", "7h", "cell-4", 0.0),
+             Sighting("removed", "Kd", "cell-4", 0.0)]
+    director, _, table = director_of(steps, timer, posted)
+    for step in steps[:2]:
+        director.tick()
+        director.relay(step)
+        director.tick()
+    director.tick()
+    assert [p.card for p in table.placements] == ["7h"] and posted == steps
+    assert director.done and director.report.unseen == ["removed Kd in cell-4"]
+
+
+def test_a_card_seen_moving_into_its_zone_confirms_its_placing() -> None:
+    timer, posted = Timer(), list[Observation]()
+    placed = Sighting("placed", "Qd", "cell-0", 0.0)
+    table = SimulatedTable(default_layout("medley"))
+    clock = DemoClock(0.0, speed=10.0, timer=timer)
+    director = DemoDirector([placed], table, posted.append, clock, timer=timer)
+    director.tick()
+    director.relay(Sighting("moved", "Qd", "cell-0", 0.0, from_zone="cell-1"))
+    assert posted == [placed] and director.report.confirmed == 1
 
 
 def test_dice_seen_together_are_one_throw_and_a_reroll_replaces_one_die() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import queue
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -24,8 +25,14 @@ def default_layout(game: str) -> TableLayout:
 class Run:
     """A watcher over a simulated table, fed frame by frame on a manual clock."""
 
-    def __init__(self, game: str, reader: CardReader | None = None, seed: int = 1) -> None:
-        self.table = SimulatedTable(default_layout(game), seed=seed)
+    def __init__(
+        self,
+        game: str,
+        reader: CardReader | None = None,
+        seed: int = 1,
+        hands: Literal["row", "fan"] = "row",
+    ) -> None:
+        self.table = SimulatedTable(default_layout(game), seed=seed, hands=hands)
         self.clock = ManualClock()
         self.posted: list[Observation] = []
         layout = self.table.layout.calibrated(self.table.calibration())
@@ -94,6 +101,22 @@ def test_21x_cards_are_read_through_a_deck_taught_from_the_simulator(tmp_path: P
         ("placed", card, seat, None) for seat, card in zip(seats, ["6x", "x/2", "prime", "fib"],
                                                            strict=True)
     )
+
+
+def test_fanned_21x_hands_are_read_card_by_card_into_their_seats(tmp_path: Path) -> None:
+    expressions = builtin_expressions()
+    run = Run("21x", profile_reader(simulated_deck(expressions, list(expressions),
+                                                   data=tmp_path)), hands="fan")
+    seats = [zone.name for zone in run.table.layout.zones if zone.kind == "player"]
+    hands = {seats[0]: ["6x", "x/2", "prime"], seats[1]: ["fib", "2x+4", "triangle"]}
+    for seat, cards in hands.items():
+        for card in cards:
+            run.table.place(card, seat)
+    assert sorted(run.frames()) == sorted(
+        ("placed", card, seat, None) for seat, cards in hands.items() for card in cards
+    )
+    shown = sorted(round(card.visible_fraction, 1) for card in run.table.truth())
+    assert shown == [0.5, 0.5, 0.5, 0.5, 1.0, 1.0]  # two cards of each hand show a strip
 
 
 def test_the_thread_posts_sightings_and_camera_loss_without_blocking() -> None:

@@ -15,7 +15,7 @@ from kivy.graphics import Color, Ellipse
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.slider import Slider
 
-from companion.engine.observations import ButtonPress
+from companion.engine.observations import ButtonPress, TableStart
 from companion.errors import CompanionError
 from ui import theme
 from ui.preferences import Preferences
@@ -127,10 +127,12 @@ class SettingsScreen(AppScreen):
 
     def save_corners(self) -> None:
         """Calibrate the game's layout from the four marks and save it."""
-        from vision.layout import DEFAULT_LAYOUTS, Calibration
+        from ui.demo import demo_layout
+        from vision.layout import Calibration
 
-        game = self.host.loop.start_line.game if self.host.loop.start_line else "21x"
-        layout = DEFAULT_LAYOUTS[game]()
+        start = self.host.loop.start_line or TableStart("21x", ("ann", "ben"))
+        game = start.game
+        layout = demo_layout(start)
         table = [(0.0, 0.0), (layout.width, 0.0), (layout.width, layout.height),
                  (0.0, layout.height)]
         try:

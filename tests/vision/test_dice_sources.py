@@ -1,0 +1,133 @@
+"""Dice on the coloured and assorted photo sources, on altered copies of real photos
+(colour cast, shadow band, glare, blur), and the shipped model and its training."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.dice import DiceSettings, Image, find_dice
+from vision.dice_labels import LabelledPhoto, Score, load_source, score
+from vision.dice_model import FEATURE_NAMES, MODEL_FILE, DiceModel, shipped_model
+from vision.dice_training import see, train
+
+# Guards a little below what the benchmark measures on these subsets (see docs).
+MIN_RIGHT = {"photos-coloured": 0.50, "photos-assorted": 0.40}
+MAX_SURE_WRONG = 0.05
+MAX_ON_POLYHEDRAL = 0.03
+
+
+def read_source(photos: list[LabelledPhoto]) -> tuple[Score, Score]:
+    """All reads and the sure reads only, summed over ``photos``."""
+    every, sure = Score(), Score()
+    for photo in photos:
+        dice = find_dice(cv2.imread(str(photo.path)))
+        every.add(score(photo, dice))
+        sure.add(score(photo, [d for d in dice if not d.unsure]))
+    return every, sure
+
+
+@pytest.fixture(scope="module")
+def coloured(shared_data: Path) -> list[LabelledPhoto]:
+    return load_source(shared_data / "dice", "photos-coloured")[::5]
+
+
+@pytest.fixture(scope="module")
+def assorted(shared_data: Path) -> list[LabelledPhoto]:
+    return load_source(shared_data / "dice", "photos-assorted")[::3]
+
+
+def test_coloured_dice_with_light_pips_are_read(coloured: list[LabelledPhoto]) -> None:
+    every, sure = read_source(coloured)
+    assert every.labelled >= 250
+    assert every.right_share >= MIN_RIGHT["photos-coloured"]
+    assert sure.wrong_share <= MAX_SURE_WRONG
+
+
+def test_assorted_dice_are_read_and_polyhedral_dice_are_not(
+    assorted: list[LabelledPhoto],
+) -> None:
+    every, sure = read_source(assorted)
+    assert every.labelled >= 150 and every.polyhedral >= 150
+    assert every.right_share >= MIN_RIGHT["photos-assorted"]
+    assert every.on_polyhedral / every.polyhedral <= MAX_ON_POLYHEDRAL
+    assert sure.wrong_share <= MAX_SURE_WRONG
+
+
+def colour_cast(image: Image) -> Image:
+    """Warm light: blue down, red up."""
+    return np.clip(image.astype(np.float32) * (0.75, 1.0, 1.25), 0, 255).astype(np.uint8)
+
+
+def shadow_band(image: Image) -> Image:
+    """A diagonal band at 60 % light across the middle third."""
+    height, width = image.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width]
+    band = np.abs((xs - width / 2) + (ys - height / 2)) < width / 6
+    return (image * np.where(band, 0.6, 1.0)[:, :, None]).astype(np.uint8)
+
+
+def glare(image: Image) -> Image:
+    """A bright lamp reflection off centre."""
+    height, width = image.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width]
+    spot = np.exp(-(((xs - 0.3 * width) ** 2 + (ys - 0.3 * height) ** 2) / (0.2 * width) ** 2))
+    return np.clip(image + 120.0 * spot[:, :, None], 0, 255).astype(np.uint8)
+
+
+def blur(image: Image) -> Image:
+    """Slight defocus."""
+    return cv2.GaussianBlur(image, (5, 5), 1.2)
+
+
+@pytest.mark.parametrize(
+    ("alter", "allowed_loss"),
+    # a shadow band costs most (measured: 67 -> 48 of 98 dice right): a known weakness
+    [(colour_cast, 0.1), (shadow_band, 0.25), (glare, 0.1), (blur, 0.1)],
+)
+def test_altered_photos_read_nearly_as_well(
+    shared_data: Path, alter: Callable[[Image], Image], allowed_loss: float
+) -> None:
+    photos = [
+        *load_source(shared_data / "dice", "photos")[::31],
+        *load_source(shared_data / "dice", "photos-coloured")[::20],
+    ]
+    plain, altered = Score(), Score()
+    for photo in photos:
+        image = cv2.imread(str(photo.path))
+        plain.add(score(photo, find_dice(image)))
+        altered.add(score(photo, find_dice(alter(image))))
+    assert plain.labelled >= 80
+    assert altered.right >= plain.right - allowed_loss * plain.labelled
+    assert altered.false_reports <= plain.false_reports + 0.05 * plain.labelled
+
+
+def test_the_shipped_model_is_small_and_loads() -> None:
+    assert MODEL_FILE.stat().st_size < 2_000_000
+    model = shipped_model()
+    assert model.mean.shape == (len(FEATURE_NAMES),)
+    assert 0.5 <= model.sure <= 1.0
+
+
+def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.npz"
+    np.savez(path, names=np.array(["something else"]))
+    with pytest.raises(ValueError, match="made for other features"):
+        DiceModel.load(path)
+
+
+def test_training_is_repeatable_and_its_model_reads(shared_data: Path) -> None:
+    settings = DiceSettings()
+    photos = load_source(shared_data / "dice", "photos")[::15]
+    seen = see(photos, settings)
+    first, second = train(seen, settings), train(seen, settings)
+    assert np.array_equal(first.hidden_weights, second.hidden_weights)
+    assert first.sure == second.sure
+    result = Score()
+    for photo in photos:
+        result.add(score(photo, find_dice(cv2.imread(str(photo.path)), model=first)))
+    assert result.right_share >= 0.8

@@ -1,0 +1,107 @@
+"""Taught 21X cards read when overlapped: fanned hands read card by card, clutter and
+untaught cards left out, whole-card reading unchanged, the watcher's taught reader."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.bench_taught_overlap import taught_faces
+from vision.observations import CardObservation
+from vision.partial import OverlapRecognizer, PartialRead
+from vision.profile import DeckProfile, ProfileRecognizer
+from vision.scenes.hands import spread_fan
+from vision.scenes.synthetic import CardFace, FaceLibrary, Scene, SceneBuilder
+from vision.watcher import profile_reader
+
+
+@pytest.fixture(scope="module")
+def deck() -> tuple[dict[str, CardFace], DeckProfile]:
+    faces, profile = taught_faces()
+    return {face.name: face for face in faces}, profile
+
+
+def _right_and_wrong(scene: Scene, seen: list[CardObservation]) -> tuple[int, int]:
+    """Reads naming the card whose centre is within a third of a card width, and others."""
+    right = wrong = 0
+    for observation in seen:
+        truth = min(
+            scene.cards, key=lambda card: math.dist(observation.center, np.mean(card.corners, 0))
+        )
+        width = math.dist(truth.corners[0], truth.corners[1])
+        near = math.dist(observation.center, np.mean(truth.corners, 0)) < width / 3
+        right += near and truth.name == observation.card
+        wrong += not (near and truth.name == observation.card)
+    return right, wrong
+
+
+def test_a_fanned_hand_is_read_card_by_card_from_the_strips_that_show(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    faces, profile = deck
+    recognizer = OverlapRecognizer(profile)
+    whole_only = ProfileRecognizer(profile)
+    right = wrong = hidden = 0
+    for seed, height in ((1, 51.0), (2, 57.0), (3, 63.0)):
+        hand = [faces[name] for name in ("6x", "2x+4", "x/2")]
+        scene = spread_fan(SceneBuilder(seed), hand, spread=30.0, height_cm=height, glare=False)
+        assert all(0.5 <= card.visible_fraction < 0.6 for card in scene.cards[:-1])
+        assert whole_only.recognize(scene.image) == []  # no card shows its whole outline
+        seen = recognizer.recognize(scene.image)
+        names = [observation.card for observation in seen]
+        assert len(names) == len(set(names))  # never one card id twice
+        scene_right, scene_wrong = _right_and_wrong(scene, seen)
+        right, wrong = right + scene_right, wrong + scene_wrong
+        hidden += sum(name in ("6x", "2x+4") for name in names)
+    assert wrong == 0
+    assert right >= 8 and hidden >= 5, (right, hidden)
+
+
+def test_clutter_and_untaught_cards_in_a_fan_are_not_reported(
+    deck: tuple[dict[str, CardFace], DeckProfile], shared_data: Path
+) -> None:
+    faces, profile = deck
+    library = FaceLibrary(shared_data / "cards" / "faces-cc0")
+    strangers: list[str | CardFace] = ["Qh", "7s", "JK", "10d", library.face("back")]
+    clutter = spread_fan(SceneBuilder(5, library), strangers, spread=24.0, height_cm=55.0)
+    assert OverlapRecognizer(profile).recognize(clutter.image) == []
+    taught = {name: profile.faces[name] for name in ("6x", "2x+4", "x/2")}
+    untaught = [faces[name] for name in ("prime", "fib", "triangle", "pidigit")]
+    scene = spread_fan(SceneBuilder(6), untaught, spread=28.0, height_cm=55.0)
+    assert OverlapRecognizer(DeckProfile("three", taught)).recognize(scene.image) == []
+
+
+def test_whole_cards_are_read_exactly_as_before(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    faces, profile = deck
+    builder = SceneBuilder(8)
+    recognizer, whole_only = OverlapRecognizer(profile), ProfileRecognizer(profile)
+    for chosen in (["6x", "fib", "x/2"], ["prime", "2x+4", "edigit", "triangle"]):
+        scene = builder.build([faces[name] for name in chosen], glare=False)
+        before = whole_only.recognize(scene.image)
+        assert len(before) == len(chosen)
+        assert recognizer.recognize(scene.image)[: len(before)] == before
+
+
+def test_a_read_under_its_sure_level_or_close_to_the_next_card_is_unsure() -> None:
+    quad = ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
+    assert not PartialRead("6x", quad, 0.97, 0.5, 0.45).unsure
+    assert PartialRead("6x", quad, 0.91, 0.5, 0.45).unsure  # a part needs more
+    assert PartialRead("6x", quad, 0.97, 0.93, 0.45).unsure  # too close to the next card
+    assert not PartialRead("6x", quad, 0.8, 0.5, 1.0).unsure  # a whole card needs less
+
+
+def test_the_watchers_taught_reader_reads_a_fanned_hand(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    faces, profile = deck
+    hand = [faces[name] for name in ("6x", "2x+4", "x/2")]
+    scene = spread_fan(SceneBuilder(3), hand, spread=30.0, height_cm=63.0, glare=False)
+    read = profile_reader(profile)
+    seen = read(scene.image)
+    assert {observation.card for observation in seen} == {"6x", "2x+4", "x/2"}
+    assert read(scene.image) is seen  # the same picture is not read again

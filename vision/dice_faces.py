@@ -1,0 +1,359 @@
+"""Pips and faces in one die-sized crop: the geometric half of the dice reader.
+
+A crop is scaled so that a die is about ``CROP_DIE_SIDE`` pixels across, so every size here is
+in those pixels. Pips are round blobs that differ from their surroundings in lightness, of
+one polarity per face: dark pips (``polarity=1``) on a light face or light pips
+(``polarity=-1``) on a dark or coloured one. Pips are linked into a face when close for their
+size, alike in size and on a face of the same lightness; a group not laid out like a die face
+(checked up to an affine view) drops its weakest pips to become one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Image = npt.NDArray[Any]
+Point = tuple[float, float]
+
+MAX_PIPS = 6
+MAX_GROUP = 9  # more round blobs linked than this is a pattern (dotted cloth, mesh), not a die
+RING_SAMPLES = 24
+FACE_SIDE_IN_PIPS = 5.5  # a die face is about this many pip diameters across
+
+
+@dataclass(frozen=True)
+class FaceSettings:
+    """The tunable parts of pip and face finding (sizes in crop pixels or pip diameters).
+
+    ``pip_contrast``: how much a pip's mean lightness must differ from the local mean (adaptive
+    threshold constant). ``ring_contrast``: how much the ring round a pip must differ from its
+    centre, ``ring_fraction`` on what share of the ring. ``pip_roundness``: minimum minor/major
+    axis ratio; ``roundness_drop``: how much less round than the roundest pip of the crop a
+    top-face pip may be (side-face pips are seen edge-on). ``link``: pips closer than this
+    many diameters belong to one face; ``size_ratio``: and no more unlike in size;
+    ``link_shade``: and with rings no more unlike in lightness.
+    ``face_shade``: a pip whose surroundings are this much darker than the brightest of its
+    group is on a side face. ``pattern_tolerance`` (in pip diameters) and ``max_dropped``: a
+    group not laid out like a die face loses up to ``max_dropped`` pips to become one.
+    """
+
+    pip_contrast: float = 12.0
+    ring_contrast: float = 30.0
+    ring_fraction: float = 0.6
+    pip_roundness: float = 0.45
+    roundness_drop: float = 0.25
+    link: float = 3.4
+    link_shade: float = 16.0
+    size_ratio: float = 1.7
+    face_shade: float = 30.0
+    pattern_tolerance: float = 0.6
+    max_dropped: int = 2
+    min_pip_area: int = 12
+    max_pip_area: int = 900
+
+
+@dataclass(frozen=True)
+class Pip:
+    """One blob: centre and size in crop pixels, shape, and its ring of face around it.
+
+    ``ring_share``: share of the ring that differs from the centre by the ring contrast;
+    ``ring_level``: the ring's median lightness (flipped for light pips, so higher is always
+    the face); ``contrast``: ring median minus centre lightness (also flipped);
+    ``wide_ring_share``: the same share on a wider ring (a lone pip must be in clear face).
+    """
+
+    x: float
+    y: float
+    area: float
+    roundness: float
+    ring_share: float
+    ring_level: float
+    contrast: float
+    wide_ring_share: float
+
+    @property
+    def diameter(self) -> float:
+        return 2.0 * math.sqrt(self.area / math.pi)
+
+    @property
+    def strength(self) -> float:
+        return self.area * self.roundness
+
+
+@dataclass(frozen=True)
+class Face:
+    """The top face of one die: its pips, their polarity (1 darker than the face, -1 lighter),
+    the channel they were found in (0 lightness, 1 red-green, 2 yellow-blue) and the size of
+    the group they came from."""
+
+    pips: tuple[Pip, ...]
+    polarity: int
+    channel: int
+    group_size: int
+
+    @property
+    def value(self) -> int:
+        return len(self.pips)
+
+    @property
+    def center(self) -> Point:
+        return (
+            float(sum(p.x for p in self.pips) / len(self.pips)),
+            float(sum(p.y for p in self.pips) / len(self.pips)),
+        )
+
+    @property
+    def pip_diameter(self) -> float:
+        return float(np.median([p.diameter for p in self.pips]))
+
+    @property
+    def strength(self) -> float:
+        return sum(p.strength for p in self.pips) / len(self.pips)
+
+
+def faces_in_crop(lab: Image, settings: FaceSettings) -> list[Face]:
+    """The candidate top faces in a Lab crop: pips darker or lighter than their face in
+    lightness, or redder, greener, yellower or bluer (red pips on a black die)."""
+    faces = []
+    for channel_index, channel in enumerate(_channels(lab)):
+        for polarity in (1, -1):
+            flipped = channel if polarity == 1 else cv2.bitwise_not(channel)
+            pips = [
+                p
+                for p in find_pips(flipped, settings)
+                if p.ring_share >= settings.ring_fraction and p.roundness > settings.pip_roundness
+            ]
+            faces.extend(_faces(pips, polarity, channel_index, settings))
+    return faces
+
+
+def _channels(lab: Image) -> list[Image]:
+    """Lightness, and the two colour axes of Lab stretched to the range of lightness."""
+    lightness, red_green, yellow_blue = cv2.split(lab)
+    return [
+        lightness,
+        cv2.convertScaleAbs(red_green, alpha=2.5, beta=-2.5 * 128 + 128),
+        cv2.convertScaleAbs(yellow_blue, alpha=2.5, beta=-2.5 * 128 + 128),
+    ]
+
+
+def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
+    """Dark, round, filled blobs in ``channel`` with a ring of brighter face around them
+    (measured for all blobs at once: shape from pixel moments, rings by sampling)."""
+    mask = cv2.adaptiveThreshold(
+        channel,
+        255,
+        cv2.ADAPTIVE_THRESH_MEAN_C,
+        cv2.THRESH_BINARY_INV,
+        31,
+        settings.pip_contrast,
+    )
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask)
+    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    widths, heights = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+    sized = (
+        (areas >= settings.min_pip_area)
+        & (areas <= settings.max_pip_area)
+        & (np.maximum(widths, heights) <= 3 * np.minimum(widths, heights))
+    )
+    sized[0] = False
+    if not sized.any():
+        return []
+    minor, major = _axes(labels, count, centroids, areas)
+    filled = areas / (4.0 * math.pi * np.sqrt(minor * major)) >= 0.7
+    chosen = np.nonzero(sized & filled)[0]
+    xs, ys = centroids[chosen, 0], centroids[chosen, 1]
+    radii = np.sqrt(areas[chosen] / math.pi)
+    share, level, centre = _rings(channel, xs, ys, 2.2 * radii, settings.ring_contrast)
+    wide, _, _ = _rings(
+        channel, xs, ys, 2.6 * radii, settings.ring_contrast, samples=2 * RING_SAMPLES
+    )
+    roundness = np.sqrt(minor[chosen] / major[chosen])
+    return [
+        Pip(*(float(v) for v in values))
+        for values in zip(
+            xs, ys, areas[chosen], roundness, share, level, level - centre, wide, strict=True
+        )
+    ]
+
+
+def _axes(
+    labels: Image, count: int, centroids: Image, areas: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The variances along the minor and major axis of every labelled blob (sample
+    covariance of its pixel coordinates, like ``np.cov``)."""
+    inside = np.flatnonzero(labels)
+    flat = labels.ravel()[inside]
+    rows, columns = np.divmod(inside, labels.shape[1])
+    x, y = columns.astype(np.float64), rows.astype(np.float64)
+
+    def total(weights: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        return np.bincount(flat, weights, minlength=count).astype(np.float64)
+
+    n = np.maximum(areas, 2.0)
+    mean_x, mean_y = centroids[:, 0], centroids[:, 1]
+    xx = (total(x * x) - n * mean_x**2) / (n - 1.0)
+    yy = (total(y * y) - n * mean_y**2) / (n - 1.0)
+    xy = (total(x * y) - n * mean_x * mean_y) / (n - 1.0)
+    half_sum = (xx + yy) / 2.0
+    root = np.sqrt(np.maximum(((xx - yy) / 2.0) ** 2 + xy**2, 0.0))
+    return np.maximum(half_sum - root, 1e-6), np.maximum(half_sum + root, 1e-6)
+
+
+def _rings(
+    channel: Image,
+    xs: npt.NDArray[np.float64],
+    ys: npt.NDArray[np.float64],
+    radii: npt.NDArray[np.float64],
+    contrast: float,
+    samples: int = RING_SAMPLES,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """On a circle round each pip: the share of pixels brighter than its centre by
+    ``contrast``, their median, and the centre's lightness."""
+    height, width = channel.shape
+    cosines, sines = _circle(samples)
+    ring_x = np.clip((xs[:, None] + radii[:, None] * cosines).astype(int), 0, width - 1)
+    ring_y = np.clip((ys[:, None] + radii[:, None] * sines).astype(int), 0, height - 1)
+    ring = channel[ring_y, ring_x].astype(np.float64)
+    centre = channel[
+        np.minimum(ys.astype(int), height - 1), np.minimum(xs.astype(int), width - 1)
+    ].astype(np.float64)
+    share = np.mean(ring > centre[:, None] + contrast, axis=1)
+    return share, np.median(ring, axis=1), centre
+
+
+@cache
+def _circle(samples: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Cosines and sines of ``samples`` angles evenly round a circle (made once per count)."""
+    angles = np.linspace(0.0, 2.0 * math.pi, samples, endpoint=False)
+    return np.cos(angles), np.sin(angles)
+
+
+def _top_face_pips(pips: list[Pip], settings: FaceSettings) -> list[Pip]:
+    """Of one linked group, drop the pips of side faces: flatter or more shaded than the
+    group's best (side faces are seen edge-on and lit differently)."""
+    roundest = max(p.roundness for p in pips)
+    least = roundest - settings.roundness_drop
+    round_pips = [p for p in pips if p.roundness >= least]
+    brightest = max(p.ring_level for p in round_pips)
+    return [p for p in round_pips if p.ring_level >= brightest - settings.face_shade]
+
+
+def _faces(pips: list[Pip], polarity: int, channel: int, settings: FaceSettings) -> list[Face]:
+    """Link pips into faces (single linkage on nearness, likeness of size and of face)."""
+    parent = list(range(len(pips)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for (i, first), (j, second) in itertools.combinations(enumerate(pips), 2):
+        small, large = sorted((first.diameter, second.diameter))
+        distance = math.hypot(first.x - second.x, first.y - second.y)
+        if (
+            large <= settings.size_ratio * small
+            and distance < settings.link * (small + large) / 2.0
+            and abs(first.ring_level - second.ring_level) <= settings.link_shade
+        ):
+            parent[root(i)] = root(j)
+    groups: dict[int, list[Pip]] = {}
+    for i, pip in enumerate(pips):
+        groups.setdefault(root(i), []).append(pip)
+    faces = []
+    for group in groups.values():
+        top = _top_face_pips(group, settings)
+        if len(top) <= MAX_GROUP:
+            faces.append(Face(_best_pattern(top, settings), polarity, channel, len(group)))
+    return faces
+
+
+def _best_pattern(group: list[Pip], settings: FaceSettings) -> tuple[Pip, ...]:
+    """The group, or its strongest subset laid out like a die face when it is not one.
+
+    A stray side-face pip breaks the pattern (five pips with none at the centre), so up to
+    ``max_dropped`` pips are dropped to find a face layout; without one, the group stands.
+    """
+    ranked = sorted(group, key=lambda p: -p.strength)
+    tolerance = settings.pattern_tolerance * float(np.median([p.diameter for p in group]))
+    for size in range(
+        min(len(ranked), MAX_PIPS), max(len(ranked) - settings.max_dropped, 1) - 1, -1
+    ):
+        best: tuple[Pip, ...] | None = None
+        best_strength = -1.0
+        for subset in itertools.combinations(ranked, size):
+            if is_face_layout([(p.x, p.y) for p in subset], tolerance):
+                strength = sum(p.strength for p in subset)
+                if strength > best_strength:
+                    best, best_strength = subset, strength
+        if best is not None:
+            return best
+    return tuple(ranked[:MAX_PIPS])
+
+
+def is_face_layout(points: list[Point], tolerance: float) -> bool:
+    """Whether pip centres are laid out as on a die face, allowing for an affine view.
+
+    >>> is_face_layout([(0, 0), (10, 0), (0, 10), (10, 10), (5, 5)], 2.0)
+    True
+    >>> is_face_layout([(0, 0), (10, 0), (0, 10), (10, 10), (14, 5)], 2.0)
+    False
+    """
+    count = len(points)
+    if count <= 2:
+        return True
+    if count == 3:
+        return any(_is_middle(points, middle, tolerance) for middle in range(3))
+    if count == 4:
+        return _is_parallelogram(points, tolerance)
+    if count == 5:
+        return any(
+            math.dist(points[centre], _mean(corners)) < tolerance
+            and _is_parallelogram(corners, tolerance)
+            for centre in range(5)
+            for corners in [[p for i, p in enumerate(points) if i != centre]]
+        )
+    if count == 6:  # two parallel rows of three
+        for row in itertools.combinations(range(6), 3):
+            if 0 not in row:
+                continue  # each split once
+            rows = [[points[i] for i in row], [points[i] for i in range(6) if i not in row]]
+            if all(is_face_layout(r, tolerance) for r in rows) and _is_parallelogram(
+                [end for r in rows for end in _ends(r)], tolerance
+            ):
+                return True
+    return False
+
+
+def _mean(points: list[Point]) -> Point:
+    return (sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points))
+
+
+def _is_middle(points: list[Point], middle: int, tolerance: float) -> bool:
+    """Whether ``points[middle]`` lies halfway between the other two of three."""
+    ends = [p for i, p in enumerate(points) if i != middle]
+    return math.dist(points[middle], _mean(ends)) < tolerance
+
+
+def _ends(row: list[Point]) -> tuple[Point, Point]:
+    """The two outer points of three in a line."""
+    return max(itertools.combinations(row, 2), key=lambda pair: math.dist(*pair))
+
+
+def _is_parallelogram(points: list[Point], tolerance: float) -> bool:
+    """Whether four points are the corners of a parallelogram: its diagonals bisect."""
+    a, b, c, d = points
+    return any(
+        math.dist(_mean([p, q]), _mean([r, t])) < tolerance
+        and min(math.dist(p, q), math.dist(r, t)) > tolerance
+        for (p, q), (r, t) in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
+    )

@@ -1,0 +1,679 @@
+"""Taught cards read from the part that shows: fanned hands and overlapped columns.
+
+Overlapping cards merge into one "card white" region, so :mod:`vision.outline` finds
+no whole outline there. What whole cards leave of the frame is read here in three steps:
+
+1. **Corners.** The outline of each group of cards (white parts with gaps such as a
+   golden border or a shadow line bridged) and of each white part is simplified to a
+   polygon; every edge is re-fitted to the outline points along its middle (so rounded
+   card corners do not bend it). Each end of an edge may be a card corner: the card's
+   other side runs along the next edge where the two make a convex right angle, else
+   square to the edge (that side is hidden).
+2. **Hypotheses.** From each corner a card is laid along its two sides, either taken as
+   the short side, at the card widths the whole sides in the frame suggest (an edge
+   between two right-angle corners is a whole side). A card reaching out of the group
+   is impossible and dropped.
+3. **Peeling.** Every hypothesis is sampled as a thumbnail of its face and compared with
+   the taught faces, either way up, by normalised correlation over its visible part: the
+   group less what cards read before it claim, or the white part it came from. The few
+   best are refined (small turns, scalings, shifts), the best reportable one is kept and
+   its outline claimed, and the rest are scored again: the top card of a fan is whole
+   and is read first, then the one under it, and so on. One read per physical card and
+   never one card id twice.
+
+A card read whole is reported from :data:`ACCEPT_SCORE` and is sure from
+:data:`SURE_SCORE`; one read from a part (less than :data:`WHOLE_SHARE` of its face shows)
+must pass the stricter :data:`ACCEPT_PART` and :data:`SURE_PART`, each with a lead over
+the next best card. A read under its sure level is reported ``unsure``; anything under
+its accept level (clutter, cards never taught, strips too narrow to tell) is not
+reported at all. The levels were set on the synthetic scenes of
+``benchmarks/bench_taught_overlap.py`` (docs/vision-teaching.md has the figures).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.observations import CardObservation
+from vision.outline import CARD_ASPECT, MIN_AREA_FRACTION, Quad, card_white_mask, side
+from vision.profile import (
+    DEFAULT_THRESHOLD,
+    FACE_CORNERS,
+    FACE_SIZE,
+    INDEX_FRACTION,
+    INSET,
+    Array,
+    DeckProfile,
+    Image,
+    ProfileRecognizer,
+    face_point,
+    quad_centre,
+)
+
+#: Thumbnail (width, height) of a face's inner part that partial matches are scored on.
+THUMB_SIZE = (40, 56)
+#: Blur (in canonical-face pixels) a frame gets before a face is sampled from it at
+#: thumbnail size: the taught thumbnails' blur and shrinking together.
+THUMB_BLUR = 1.7
+#: Grey-level spread under which a part counts as plain (its correlation is damped).
+MIN_SPREAD = 6.0
+#: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
+ERODE = np.ones((3, 3), np.uint8)
+#: Least share of a hypothesis' face that must still show (not claimed) to be scored.
+MIN_VISIBLE = 0.2
+#: Least share of a hypothesised card that must lie on card-white region (the rest runs
+#: over table, and the card cannot be there).
+MIN_INSIDE = 0.85
+#: Gaps (pixels) closed between the white parts of one group of cards: a celebrity card's
+#: golden border or a shadow line splits the white of overlapping cards.
+BRIDGE_PIXELS = 11
+#: A group of cards larger than this share of the frame is a light table, not cards.
+MAX_GROUP_FRACTION = 0.25
+#: White parts smaller than this share of the frame give no corners.
+MIN_PART_FRACTION = 0.0004
+#: A card read claims its outline grown by this factor (its border and shadow).
+CLAIM_GROWTH = 1.08
+#: Under this correlation a card (most of its face showing) is not reported at all.
+ACCEPT_SCORE = 0.7
+#: A part showing less than this share of its face needs :data:`ACCEPT_PART` to be
+#: reported, and that much ahead of the next best card; it is sure from :data:`SURE_PART`.
+WHOLE_SHARE = 0.9
+ACCEPT_PART = 0.9
+ACCEPT_PART_MARGIN = 0.05
+SURE_PART = 0.94
+#: At or over this correlation, and :data:`SURE_MARGIN` ahead of the next card, a read is sure.
+SURE_SCORE = 0.75
+SURE_MARGIN = 0.08
+SURE_PART_MARGIN = 0.1
+#: How many of the best hypotheses are refined before one is kept.
+REFINED = 4
+#: Moves tried when refining: turn (degrees) and scaling about the anchor corner, and
+#: shift (per cent of the card's width), each at full reach and then halved.
+REFINE_MOVES = (
+    (-3.0, 1.0, 0.0, 0.0),
+    (3.0, 1.0, 0.0, 0.0),
+    (0.0, 0.92, 0.0, 0.0),
+    (0.0, 1.08, 0.0, 0.0),
+    (0.0, 1.0, -4.0, 0.0),
+    (0.0, 1.0, 4.0, 0.0),
+    (0.0, 1.0, 0.0, -4.0),
+    (0.0, 1.0, 0.0, 4.0),
+)
+#: Most rounds of moves in one refinement.
+REFINE_ROUNDS = 4
+#: A corner counts as a card corner if its angle is this close to 90 degrees.
+RIGHT_ANGLE_TOLERANCE = 25.0
+#: Each estimated width is tried as it is and grown: the white inside a celebrity card's
+#: golden border is narrower than a whole card.
+WIDTH_STEPS = (1.0, 1.08)
+#: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
+CORNER_REACH = 12.0
+#: Fewest outline points an edge needs to have its line fitted.
+MIN_EDGE_POINTS = 8
+
+
+@dataclass(frozen=True)
+class Corner:
+    """Where a card may have a corner: its point, unit directions along the edge it was
+    found on and along the card's other side, that edge's length, and whether the edge
+    runs between two card corners (then its length is a whole side of a card)."""
+
+    point: tuple[float, float]
+    directions: tuple[tuple[float, float], tuple[float, float]]
+    length: float
+    whole: bool
+
+
+@dataclass(frozen=True)
+class PartialRead:
+    """One card read from its visible part: id, outline (face top-left first), score,
+    the next best card's score and the share of the face that showed."""
+
+    card_id: str
+    quad: Quad
+    score: float
+    runner_up: float
+    visible: float
+
+    @property
+    def unsure(self) -> bool:
+        """Whether the referee should have a look before acting on it."""
+        if self.visible >= WHOLE_SHARE:
+            return self.score < SURE_SCORE or self.score - self.runner_up < SURE_MARGIN
+        return self.score < SURE_PART or self.score - self.runner_up < SURE_PART_MARGIN
+
+
+def thumbnail(face: Image) -> Array:
+    """The blurred grey inner part of a canonical face, as :data:`THUMB_SIZE` float32."""
+    grey = face if face.ndim == 2 else cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    inset_x, inset_y = round(FACE_SIZE[0] * INSET), round(FACE_SIZE[1] * INSET)
+    inner = cv2.GaussianBlur(
+        grey[inset_y:-inset_y, inset_x:-inset_x].astype(np.float32), (0, 0), 1.2
+    )
+    small: Array = cv2.resize(inner, THUMB_SIZE, interpolation=cv2.INTER_AREA)
+    return small
+
+
+class PartialMatcher:
+    """Masked normalised correlation of a face part against every taught face, either
+    way up."""
+
+    def __init__(self, faces: Mapping[str, Image]) -> None:
+        self.ids = list(faces)
+        upright = [thumbnail(faces[i]) for i in self.ids]
+        turned = [np.rot90(thumb, 2) for thumb in upright]
+        self._thumbs = np.stack([thumb.reshape(-1) for thumb in upright + turned])
+        self._squares = self._thumbs**2
+
+    def scores(self, part: Array, mask: Array) -> Array:
+        """Correlation of ``part`` (a thumbnail) over ``mask`` (0/1) with each taught card:
+        row 0 the card upright, row 1 the card turned half a turn.
+
+        >>> faces = {"a": np.tile(np.arange(100, dtype=np.uint8), (140, 1)),
+        ...          "b": np.tile(np.arange(140, dtype=np.uint8)[:, None], (1, 100))}
+        >>> matcher = PartialMatcher({k: cv2.merge([v] * 3) for k, v in faces.items()})
+        >>> half = np.zeros(THUMB_SIZE[::-1], np.float32); half[:, :20] = 1
+        >>> matcher.scores(thumbnail(faces["a"]), half).round(2).tolist()
+        [[1.0, 0.0], [-1.0, 0.0]]
+        """
+        weights = mask.reshape(-1)
+        count = max(float(weights.sum()), 1.0)
+        values = part.reshape(-1)
+        centred = (values - float(values @ weights) / count) * weights
+        floor = count * MIN_SPREAD**2
+        spread = math.sqrt(max(float(centred @ centred), floor))
+        taught_means = self._thumbs @ weights / count
+        taught_spread = np.sqrt(
+            np.maximum(self._squares @ weights - count * taught_means**2, floor)
+        )
+        result: Array = ((self._thumbs @ centred) / (taught_spread * spread)).reshape(2, -1)
+        return result
+
+
+def _fit_line(points: Array) -> tuple[Array, Array]:
+    """A point on, and the unit direction of, the line through ``points``."""
+    vx, vy, x, y = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x, y]), np.array([vx, vy])
+
+
+def _intersect(first: tuple[Array, Array], second: tuple[Array, Array]) -> Array | None:
+    (p, d), (q, e) = first, second
+    cross = float(d[0] * e[1] - d[1] * e[0])
+    if abs(cross) < 0.2:
+        return None
+    t = float((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / cross
+    point: Array = p + t * d
+    return point
+
+
+def _edge_lines(contour: Array) -> tuple[Array, list[tuple[Array, Array] | None]]:
+    """The simplified polygon of ``contour`` and each edge's line re-fitted to the outline
+    points along its middle (None for an edge too short to fit)."""
+    points = contour.reshape(-1, 2).astype(np.float64)
+    perimeter = cv2.arcLength(contour, True)
+    polygon = cv2.approxPolyDP(contour, max(2.5, 0.006 * perimeter), True).reshape(-1, 2)
+    distances = np.linalg.norm(points[None, :, :] - polygon[:, None, :].astype(np.float64), axis=2)
+    at = [int(np.argmin(row)) for row in distances]
+    lines: list[tuple[Array, Array] | None] = []
+    for k in range(len(polygon)):
+        start, end = at[k], at[(k + 1) % len(polygon)]
+        run = (
+            points[start : end + 1]
+            if end >= start
+            else np.vstack([points[start:], points[: end + 1]])
+        )
+        trim = len(run) // 6
+        middle = run[trim : len(run) - trim]
+        lines.append(_fit_line(middle) if len(middle) >= MIN_EDGE_POINTS else None)
+    return polygon, lines
+
+
+def _unit(vector: Array) -> Array:
+    unit: Array = vector / max(float(np.linalg.norm(vector)), 1e-9)
+    return unit
+
+
+def region_corners(contour: Array) -> list[Corner]:
+    """Where a card may have a corner on a region's outer ``contour`` (OpenCV form).
+
+    Every fitted edge gives one at each of its ends: along the edge and, into the region,
+    along the neighbouring edge if the two make a convex corner of about a right angle
+    (a card corner that shows), else square to the edge (the other edge is hidden).
+    """
+    polygon, lines = _edge_lines(contour)
+    count = len(polygon)
+    if count < 3:
+        return []
+
+    def inside(point: Array) -> bool:
+        return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) > 0
+
+    ends: list[Array] = []
+    square: list[bool] = []
+    for k in range(count):
+        before, after = lines[k - 1], lines[k]
+        vertex = polygon[k].astype(np.float64)
+        point = None if before is None or after is None else _intersect(before, after)
+        if point is None or np.linalg.norm(point - vertex) > CORNER_REACH:
+            ends.append(vertex)
+            square.append(False)
+            continue
+        ends.append(point)
+        to_before = _unit(polygon[k - 1] - point)
+        to_after = _unit(polygon[(k + 1) % count] - point)
+        right = abs(float(to_before @ to_after)) <= math.sin(math.radians(RIGHT_ANGLE_TOLERANCE))
+        square.append(right and inside(point + (to_before + to_after) * 4.0))
+    corners = []
+    for k, line in enumerate(lines):
+        if line is None:
+            continue
+        length = float(np.linalg.norm(ends[(k + 1) % count] - ends[k]))
+        whole = square[k] and square[(k + 1) % count]
+        for end_at, towards, neighbour in (
+            (k, (k + 1) % count, k - 1),
+            ((k + 1) % count, k, (k + 1) % count),
+        ):
+            end = ends[end_at]
+            along = line[1] if line[1] @ (polygon[towards] - polygon[end_at]) > 0 else -line[1]
+            inward = np.array([-along[1], along[0]])
+            if not inside(end + along * 6.0 + inward * 6.0):
+                inward = -inward
+            other_line = lines[neighbour]
+            other = inward
+            if square[end_at] and other_line is not None:
+                other = other_line[1] if other_line[1] @ inward > 0 else -other_line[1]
+            corners.append(
+                Corner(
+                    (float(end[0]), float(end[1])),
+                    ((float(along[0]), float(along[1])), (float(other[0]), float(other[1]))),
+                    length,
+                    whole,
+                )
+            )
+    return corners
+
+
+def card_widths(corners: Sequence[Corner], known: Sequence[float] = ()) -> list[float]:
+    """Likely card widths (short side, pixels) from the whole sides among ``corners``
+    and ``known`` widths (whole cards elsewhere in the frame), most supported first.
+
+    >>> top = Corner((0, 0), ((1, 0), (0, 1)), 100.0, True)
+    >>> left = Corner((0, 0), ((0, 1), (1, 0)), 140.0, True)
+    >>> [round(w) for w in card_widths([top, left])]
+    [100, 71, 140]
+    """
+    candidates = list(known)
+    for corner in corners:
+        if corner.whole:
+            candidates += [corner.length, corner.length / CARD_ASPECT]
+    if not candidates:
+        return []
+    ranked: list[tuple[int, float]] = []
+    for width in sorted(set(candidates)):
+        close = [other for other in candidates if abs(other - width) <= 0.06 * width]
+        ranked.append((len(close), float(np.median(close))))
+    ranked.sort(key=lambda item: -item[0])
+    widths: list[float] = []
+    for _, width in ranked:
+        if all(abs(width - other) > 0.06 * other for other in widths):
+            widths.append(width)
+    return widths[:3]
+
+
+def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
+    """Card outlines that fit ``corner``: each edge as the short side, at each width."""
+    quads = []
+    point = np.array(corner.point)
+    first, second = (np.array(d) for d in corner.directions)
+    for width in (size * step for size in widths for step in WIDTH_STEPS):
+        short, long = width, width * CARD_ASPECT
+        for along_first, along_second in ((short, long), (long, short)):
+            a, b = point + first * along_first, point + second * along_second
+            quads.append(_clockwise(point, a, a + b - point, b))
+    return quads
+
+
+def _clockwise(p: Array, a: Array, c: Array, b: Array) -> Quad:
+    """The parallelogram p, a, c, b (c opposite p) as :func:`~vision.outline.order_quad`
+    orders a quad: clockwise on the image, the first edge a short side.
+
+    >>> _clockwise(*np.array([(0, 0), (0, 14), (10, 14), (10, 0)], float))
+    ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
+    """
+    turn = (a[0] - p[0]) * (b[1] - p[1]) - (a[1] - p[1]) * (b[0] - p[0])
+    ring = [p, a, c, b] if turn > 0 else [p, b, c, a]
+    if np.linalg.norm(ring[1] - ring[0]) > np.linalg.norm(ring[2] - ring[1]):
+        ring = ring[1:] + ring[:1]
+    return _as_quad(np.array(ring))
+
+
+def _thumb_warp(quad: Quad) -> Array:
+    """The homography from the frame to the thumbnail of the face inside ``quad``."""
+    width, height = FACE_SIZE
+    inset_x, inset_y = round(width * INSET), round(height * INSET)
+    scale_x = THUMB_SIZE[0] / (width - 2 * inset_x)
+    scale_y = THUMB_SIZE[1] / (height - 2 * inset_y)
+    inner = np.array(
+        [[scale_x, 0.0, -inset_x * scale_x], [0.0, scale_y, -inset_y * scale_y], [0.0, 0.0, 1.0]]
+    )
+    face = cv2.getPerspectiveTransform(np.array(quad, np.float32), FACE_CORNERS)
+    warp: Array = inner @ face
+    return warp
+
+
+def _blurred_grey(frame_bgr: Image, region: Array, sigma: float) -> Array:
+    """The frame in grey, blurred by ``sigma`` pixels over ``region``'s bounding box only
+    (so a face sampled from it at thumbnail size is smoothed as a taught one is)."""
+    grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    x, y, width, height = cv2.boundingRect(region)
+    pad = int(3 * sigma) + 2
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(grey.shape[1], x + width + pad), min(grey.shape[0], y + height + pad)
+    grey[y0:y1, x0:x1] = cv2.GaussianBlur(grey[y0:y1, x0:x1], (0, 0), sigma)
+    return np.asarray(grey)
+
+
+class PartialReader:
+    """Reads the taught cards of ``faces`` (canonical faces by id) from their visible parts."""
+
+    def __init__(self, faces: Mapping[str, Image]) -> None:
+        self.matcher = PartialMatcher(faces)
+
+    def read(
+        self,
+        frame_bgr: Image,
+        claimed: Sequence[Quad] = (),
+        exclude: Sequence[str] = (),
+    ) -> list[PartialRead]:
+        """Cards in the overlapped regions of the frame.
+
+        ``claimed`` are outlines already accounted for (whole cards, read or not): what
+        they cover is not read again; ``exclude`` card ids already read elsewhere.
+        """
+        height, width = frame_bgr.shape[:2]
+        kernel = np.ones((5, 5), np.uint8)
+        white = cv2.morphologyEx(card_white_mask(frame_bgr), cv2.MORPH_CLOSE, kernel)
+        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
+        groups, _ = cv2.findContours(
+            cv2.morphologyEx(white, cv2.MORPH_CLOSE, bridge),
+            cv2.RETR_EXTERNAL,
+            cv2.CHAIN_APPROX_NONE,
+        )
+        taken = np.zeros((height, width), np.uint8)
+        for quad in claimed:
+            _claim(taken, quad, value=255)
+        known = [min(side(quad, 0), side(quad, 2)) for quad in claimed]
+        frame_area = width * height
+        region = np.zeros((height, width), np.uint8)
+        outer = []
+        for group in groups:
+            if MIN_AREA_FRACTION * frame_area <= cv2.contourArea(group) <= (
+                MAX_GROUP_FRACTION * frame_area
+            ):
+                cv2.drawContours(region, [group], -1, 255, -1)
+                outer.append(group)
+        parts, _ = cv2.findContours(
+            cv2.bitwise_and(white, cv2.bitwise_and(region, cv2.bitwise_not(taken))),
+            cv2.RETR_EXTERNAL,
+            cv2.CHAIN_APPROX_NONE,
+        )
+        pieces = []
+        for part in parts:
+            if cv2.contourArea(part) >= MIN_PART_FRACTION * frame_area:
+                piece = np.zeros((height, width), np.uint8)
+                cv2.drawContours(piece, [part], -1, 255, -1)
+                pieces.append((piece, region_corners(part)))
+        # The groups' own outlines run along the outer edges of the cards: clean corners
+        # where ink or a shadow notches the white parts.
+        pieces += [(region, region_corners(group)) for group in outer]
+        return self._read_region(frame_bgr, pieces, region, taken, known, set(exclude))
+
+    def _read_region(
+        self,
+        frame_bgr: Image,
+        pieces: Sequence[tuple[Array, list[Corner]]],
+        region: Array,
+        taken: Array,
+        known: Sequence[float],
+        used: set[str],
+    ) -> list[PartialRead]:
+        widths = card_widths([corner for _, corners in pieces for corner in corners], known)
+        if not widths:
+            return []
+        free = cv2.bitwise_and(region, cv2.bitwise_not(taken))
+        grey = _blurred_grey(frame_bgr, region, THUMB_BLUR * widths[0] / FACE_SIZE[0])
+        candidates: list[_Candidate] = []
+        seen: set[tuple[int, int, int, int]] = set()
+        for piece, corners in pieces:
+            own = piece & free
+            for corner in corners:
+                for quad in hypotheses(corner, widths):
+                    key = _pose_key(quad)
+                    if key in seen or _inside_share(quad, region) < MIN_INSIDE:
+                        continue
+                    seen.add(key)
+                    candidates.append(_Candidate(quad, np.array(corner.point), own))
+        reads: list[PartialRead] = []
+        while candidates:
+            for candidate in candidates:
+                if candidate.scored is None or candidate.scored.card_id in used:
+                    candidate.scored = self._score(
+                        grey, (free, candidate.own), candidate.quad, used
+                    )
+            ranked = sorted(
+                (c for c in candidates if c.scored is not None),
+                key=lambda c: _rank(c.scored) if c.scored is not None else (False, -1.0),
+                reverse=True,
+            )[:REFINED]
+            best: tuple[Quad, _Scored] | None = None
+            for candidate in ranked:
+                refined = self._refine(grey, free, candidate, used)
+                if _accepted(refined[1]) and (best is None or refined[1].score > best[1].score):
+                    best = refined
+            if best is None:
+                break
+            quad, scored = best
+            oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
+            reads.append(
+                PartialRead(
+                    scored.card_id, oriented, scored.score, scored.runner_up, scored.visible
+                )
+            )
+            used.add(scored.card_id)
+            _claim(free, quad, value=0)
+            for candidate in candidates:
+                _claim(candidate.own, quad, value=0)
+            for candidate in candidates:
+                if _overlap(candidate.quad, quad):
+                    candidate.scored = None
+            candidates = [c for c in candidates if not _same_card(c.quad, quad)]
+        return reads
+
+    def _score(
+        self, grey: Array, visible: Sequence[Array], quad: Quad, used: set[str]
+    ) -> _Scored | None:
+        """The best untaken card for the face inside ``quad`` of the blurred ``grey`` frame,
+        over each of the ``visible`` masks (0/255: the unclaimed group; the unclaimed
+        white part the hypothesis came from)."""
+        warp = _thumb_warp(quad)
+        part = cv2.warpPerspective(
+            grey, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        ).astype(np.float32)
+        best: _Scored | None = None
+        for shown in visible:
+            seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
+            weights = cv2.erode((seen >= 250).astype(np.float32), ERODE)
+            share = float(weights.mean())
+            if share < MIN_VISIBLE:
+                continue
+            found = self._best(part, weights, share, used)
+            if found is not None and (best is None or _rank(found) > _rank(best)):
+                best = found
+        return best
+
+    def _best(self, part: Array, weights: Array, share: float, used: set[str]) -> _Scored | None:
+        """The best card not in ``used`` for ``part`` over ``weights``, either way up."""
+        scores = self.matcher.scores(part, weights)
+        card_scores = scores.max(axis=0)
+        order = [int(k) for k in np.argsort(card_scores)[::-1]]
+        untaken = [k for k in order if self.matcher.ids[k] not in used]
+        if not untaken:
+            return None
+        index = untaken[0]
+        runner = max((float(card_scores[k]) for k in order if k != index), default=-1.0)
+        turned = bool(scores[1, index] > scores[0, index])
+        return _Scored(self.matcher.ids[index], float(card_scores[index]), runner, share, turned)
+
+    def _refine(
+        self, grey: Array, free: Array, candidate: _Candidate, used: set[str]
+    ) -> tuple[Quad, _Scored]:
+        """``candidate`` turned, scaled (about its anchor corner) and shifted, one small
+        move at a time, while that scores better; moves halve when none helps."""
+        assert candidate.scored is not None
+        quad, scored = candidate.quad, candidate.scored
+        anchor = candidate.anchor
+        reach = 1.0
+        for _ in range(REFINE_ROUNDS):
+            improved = False
+            for turn, scale, dx, dy in REFINE_MOVES:
+                angle = math.radians(turn * reach)
+                rotation = np.array(
+                    [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]]
+                )
+                factor = 1.0 + (scale - 1.0) * reach
+                shift = np.array([dx, dy]) * reach * side(quad, 0) / 100.0
+                moved = (np.array(quad) - anchor) @ rotation.T * factor + anchor + shift
+                trial = _as_quad(moved)
+                result = self._score(grey, (free, candidate.own), trial, used)
+                if result is not None and _rank(result) > _rank(scored):
+                    quad, scored, anchor, improved = trial, result, anchor + shift, True
+            if not improved:
+                reach /= 2.0
+                if reach < 0.25:
+                    break
+        return quad, scored
+
+
+@dataclass(frozen=True)
+class _Scored:
+    card_id: str
+    score: float
+    runner_up: float
+    visible: float
+    turned: bool
+
+
+@dataclass
+class _Candidate:
+    quad: Quad
+    anchor: Array
+    own: Array
+    scored: _Scored | None = None
+
+
+def _as_quad(points: Array) -> Quad:
+    """Four (x, y) rows as a quad, in their order."""
+    (a, b), (c, d), (e, f), (g, h) = (tuple(float(v) for v in row) for row in points)
+    return ((a, b), (c, d), (e, f), (g, h))
+
+
+def _rank(scored: _Scored) -> tuple[bool, float]:
+    """How one scoring of a hypothesis compares with another: reported ones first."""
+    return (_accepted(scored), scored.score)
+
+
+def _accepted(scored: _Scored) -> bool:
+    """Whether a scored hypothesis is reported at all."""
+    if scored.visible >= WHOLE_SHARE:
+        return scored.score >= ACCEPT_SCORE
+    return scored.score >= ACCEPT_PART and scored.score - scored.runner_up >= ACCEPT_PART_MARGIN
+
+
+def _overlap(first: Quad, second: Quad) -> bool:
+    """Whether the bounding boxes of two outlines meet."""
+    (ax, ay), (bx, by) = zip(*first, strict=True), zip(*second, strict=True)
+    return min(ax) <= max(bx) and min(bx) <= max(ax) and min(ay) <= max(by) and min(by) <= max(ay)
+
+
+def _same_card(first: Quad, second: Quad) -> bool:
+    """Whether two outlines are one card (centres within a fifth of its width)."""
+    return math.dist(quad_centre(first), quad_centre(second)) < 0.2 * side(first, 0)
+
+
+def _pose_key(quad: Quad) -> tuple[int, int, int, int]:
+    """A coarse key of an outline's centre (4 px), direction of its short side (4
+    degrees, either way round) and width (5 %): hypotheses with one key are one."""
+    (x0, y0), (x1, y1) = quad[0], quad[1]
+    cx, cy = quad_centre(quad)
+    angle = math.degrees(math.atan2(y1 - y0, x1 - x0)) % 180.0
+    return (
+        round(cx / 4),
+        round(cy / 4),
+        round(angle / 4) % 45,
+        round(math.log(side(quad, 0)) / 0.05),
+    )
+
+
+def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
+    """Mark ``quad``, grown by :data:`CLAIM_GROWTH` about its centre, in ``mask``."""
+    corners = np.array(quad)
+    middle = corners.mean(axis=0)
+    grown = middle + (corners - middle) * CLAIM_GROWTH
+    cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), value)
+
+
+def _inside_share(quad: Quad, region: Array) -> float:
+    """How much of ``quad`` lies on ``region`` (a 0/255 mask; off the frame is outside)."""
+    points = np.round(np.array(quad)).astype(np.int32)
+    x0, y0 = np.maximum(points.min(axis=0), 0)
+    x1, y1 = points.max(axis=0) + 1
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    box = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(box, points - (x0, y0), 255)
+    total = cv2.countNonZero(box)
+    patch = region[y0:y1, x0:x1]
+    inside = cv2.countNonZero(cv2.bitwise_and(box[: patch.shape[0], : patch.shape[1]], patch))
+    return inside / total if total else 0.0
+
+
+def observation(read: PartialRead) -> CardObservation:
+    """A partial read as the observation the table loop takes."""
+    return CardObservation(
+        card=read.card_id,
+        center=quad_centre(read.quad),
+        index=face_point(read.quad, INDEX_FRACTION),
+        confidence=max(0.0, min(1.0, read.score)),
+        corners=read.quad,
+        unsure=read.unsure,
+    )
+
+
+class OverlapRecognizer:
+    """Taught cards whole (as :class:`~vision.profile.ProfileRecognizer` reads them, unchanged)
+    and then, in what is left, from the parts that show.
+
+    >>> from vision.profile import DeckProfile
+    >>> face = np.full((140, 100, 3), 240, np.uint8); face[40:90, 30:70] = 20
+    >>> recognizer = OverlapRecognizer(DeckProfile("demo", {"a": face}))
+    >>> recognizer.recognize(np.zeros((360, 640, 3), np.uint8))
+    []
+    """
+
+    def __init__(self, profile: DeckProfile, *, threshold: float = DEFAULT_THRESHOLD) -> None:
+        self.whole = ProfileRecognizer(profile, threshold=threshold)
+        self.partial = PartialReader(profile.faces)
+
+    def recognize(self, frame_bgr: Image) -> list[CardObservation]:
+        """Every taught card in the frame, whole ones first; one read per card id."""
+        outlines = self.whole.find_outlines(frame_bgr)
+        whole = self.whole.recognize(frame_bgr, outlines)
+        reads = self.partial.read(
+            frame_bgr, claimed=outlines, exclude=[card.card for card in whole]
+        )
+        return whole + [observation(read) for read in reads]
