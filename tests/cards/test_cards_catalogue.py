@@ -127,6 +127,8 @@ def test_duplicate_ids_in_one_file_name_the_line(tmp_path: Path) -> None:
          "card.1.rank: a standard card needs rank A..K"),
         ('[[card]]\nid = " "\ntext = "X"\n', 2, 'card.1.id: must be non-empty text, not " "'),
         ("card = 5\n", 1, "card: must be a list, not 5"),
+        ('[[card]]\nid = "a"\ntext = "X"\nicons = true\n', 4,
+         "card.1.icons: must be a whole number 0-99, not true"),
         ('[deck]\nnam = "x"\n', 2, "deck.nam: unknown key (known: name, description)"),
         ('[[card]]\nid = "a"\ntext = "X"\n\n[[card]\nid = "b"\n', 5, "invalid TOML"),
         ('[[card]]\nid = "a"\ntext = "X\n', 3, "invalid TOML"),

@@ -154,7 +154,7 @@ def test_an_unreadable_touchscreen(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         ("[hardware\n", "{path}:1: invalid TOML: Expected ']' at the end of a table declaration"
                         " (column 10)"),
         ("[hardware.players.1]\nbuton = 17\n",
-         "{path}: [hardware.players.1] unknown key 'buton' (known: button, stand, led)"),
+         "{path}:2: hardware.players.1.buton: unknown key (known: button, stand, led)"),
     ],
 )
 def test_a_broken_config_is_named_with_its_fix(tmp_path: Path, text: str, detail: str) -> None:
@@ -290,9 +290,9 @@ def test_the_real_command_on_this_machine(tmp_path: Path, shared_data: Path) -> 
     assert done.stderr == ""
     assert lines[0].startswith(f"ok      camera: replay of {shared_data / PHOTO} gave a ")
     assert lines[3] == (
-        f"PROBLEM config: {config}: [hardware] hold_time = 60 must be between 0.1 and 10.0"
-        f" seconds. Fix: correct it (docs/hardware.md lists the keys) or remove {config} to use"
-        " the defaults; until then the app runs on the defaults"
+        f"PROBLEM config: {config}:2: hardware.hold_time: must be a number of seconds from 0.1"
+        f" to 10.0, not 60. Fix: correct it (docs/hardware.md lists the keys) or remove {config}"
+        " to use the defaults; until then the app runs on the defaults"
     )
     assert lines[4].startswith(f"ok      data: {tmp_path}: writable, ")
     problems = sum(line.startswith("PROBLEM") for line in lines)
@@ -308,8 +308,8 @@ def test_the_app_gets_the_defaults_and_a_warning_for_a_broken_config(
     path = tmp_path / "config.toml"
     path.write_text("[hardware.referee]\nbutton = 17\n")
     config, warning = health.config_or_defaults(path)
-    message = (f"{path}: [hardware.players.1] button = 17 clashes with [hardware.referee]"
-               " button; using the defaults")
+    message = (f"{path}:2: hardware.players.1.button: 17 clashes with hardware.referee.button;"
+               " using the defaults")
     assert (config, warning) == ({}, message)
     assert [r.getMessage() for r in caplog.records] == [message]
 

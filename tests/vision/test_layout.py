@@ -330,3 +330,16 @@ def test_a_written_layout_is_plain_toml_with_escaped_names() -> None:
     text = TableLayout("x", 10, 10, (zone,)).dumps()
     assert 'name = "say \\"hi\\"\\n= #1 \\\\ é"' in text
     assert TableLayout.loads(text).zones == (zone,)
+
+
+HOSTILE_NAMES = ['say "cheese"', "back\\slash", "two\nlines", "tab\there", "zoë ☕ 名前",
+                 "'single'", "[[zone]]", "# not a comment", "\u0001"]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_a_layout_with_hostile_names_is_read_back_identically(name: str, tmp_path: Path) -> None:
+    zones = (Zone.rectangle(name, 0, 0, 100, 50, kind=name), Zone.rectangle("plain", 0, 60, 5, 5))
+    layout = TableLayout(name, 800, 500.5, zones)
+    path = tmp_path / "hostile.toml"
+    layout.save(path)
+    assert TableLayout.load(path) == layout
