@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import tomli_w
+
 from companion.cardmath.catalogue import Catalogue, load_catalogue
 from companion.cardmath.expr import parse
 from companion.errors import CompanionError, ExpressionError
@@ -57,12 +59,19 @@ class CardDraft:
 
 
 def card_toml(draft: CardDraft) -> str:
-    """The ``[[card]]`` table of ``draft`` in the catalogue format."""
-    def quoted(text: str) -> str:
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """The ``[[card]]`` table of ``draft`` in the catalogue format (written by tomli-w, so any
+    text, quotes and newlines included, reads back as typed).
 
-    return (f"[[card]]\nid = {quoted(draft.card_id)}\ntext = {quoted(draft.text)}\n"
-            f"icons = {draft.icons}\nset = {quoted(draft.set)}\n\n")
+    >>> print(card_toml(CardDraft('2"X', 2, "core")), end="")
+    [[card]]
+    id = "2\\"x"
+    text = "2\\"X"
+    icons = 2
+    set = "core"
+    <BLANKLINE>
+    """
+    card = {"id": draft.card_id, "text": draft.text, "icons": draft.icons, "set": draft.set}
+    return "[[card]]\n" + tomli_w.dumps(card) + "\n"
 
 
 class DeckFile:
