@@ -56,6 +56,8 @@ Image = Array
 Layout = Literal["scatter", "fan", "column"]
 CardSet = Literal["core", "limited", "celebrity"]
 
+#: Rows of sensor noise drawn at a time.
+NOISE_BAND = 64
 #: A poker card on the table, in centimetres (width, height).
 CARD_CM = (6.3, 8.8)
 #: Pixel size of rendered expression faces (the CC0 faces are the same size).
@@ -356,12 +358,17 @@ class SceneBuilder:
         self.size = size
         width, height = size
         margin = 32
-        noise = np.random.default_rng(seed).normal(
-            0.0, noise_sigma, (height + margin, width + margin, 3)
-        )
-        # Sensor noise as its bright and dark halves, so adding it is two saturating steps.
-        self._noise_up = np.clip(noise, 0, 255).astype(np.uint8)
-        self._noise_down = np.clip(-noise, 0, 255).astype(np.uint8)
+        # Sensor noise as its bright and dark halves, so adding it is two saturating steps;
+        # drawn a band of rows at a time (the same values as in one draw), so the float
+        # noise of a whole frame, 24 MB, is never held at once.
+        shape = (height + margin, width + margin, 3)
+        self._noise_up = np.empty(shape, np.uint8)
+        self._noise_down = np.empty(shape, np.uint8)
+        rng = np.random.default_rng(seed)
+        for top in range(0, shape[0], NOISE_BAND):
+            band = rng.normal(0.0, noise_sigma, (min(NOISE_BAND, shape[0] - top), *shape[1:]))
+            self._noise_up[top:top + len(band)] = np.clip(band, 0, 255)
+            self._noise_down[top:top + len(band)] = np.clip(-band, 0, 255)
         self._noise_margin = margin
 
     def _face(self, card: str | CardFace) -> CardFace:
