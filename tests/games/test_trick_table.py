@@ -3,7 +3,6 @@ plays, pairs, swaps and reveal, every attention item it raises, the view and the
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -220,13 +219,6 @@ def test_replay_catches_up_nothing_the_trick_game_has_no_timers() -> None:
         assert catch_up(rules, state, event) is state
         state = rules.apply(state, event)
     assert replay(log).summary() == rules.summary(state)
-
-
-@pytest.mark.parametrize("game", ["trick", "medley"])
-def test_the_example_log_replays_to_the_summary_it_had_before_moves_were_dataclasses(
-        game: str) -> None:
-    before = json.loads((Path(__file__).parent / "summaries" / f"{game}.json").read_text())
-    assert replay(read_jsonl(DOCS / "logs" / f"{game}.jsonl")).summary() == before
 
 
 def test_a_pending_play_the_rules_refuse_is_asked_about_whatever_ends_it(tmp_path: Path) -> None:
