@@ -97,9 +97,10 @@ def layout_path(game: str, data: str | None = None) -> Path:
 
 
 def run_live(start: TableStart, *, camera: str, layout: str | None, deck: str | None,
-             data: str | None, show: Callable[[Update], None],
+             data: str | None, show_from: Callable[[float], Callable[[Update], None]],
              entries: TextIO | None = None, clock: Clock = time.time) -> Update:
-    """Referee a real table until the game is over, the entries end or ``quit``; the game
+    """Referee a real table until the game is over, the entries end or ``quit``, telling
+    ``show_from(start time)`` every update (times since the start are its to print); the game
     is kept in the store (so ``companion scores`` counts it) and the clock is wall time,
     so it resumes after a restart like the app's."""
     from vision.camera import open_camera
@@ -112,7 +113,7 @@ def run_live(start: TableStart, *, camera: str, layout: str | None, deck: str | 
     with ExitStack() as stack:
         store = stack.enter_context(Store.open(data))
         conductor = Conductor.start(store, clock, start)
-        conductor.listen(show)
+        conductor.listen(show_from(conductor.referee.events[0].t))
         watcher = TableWatcher(open_camera(camera), table_layout, reader, conductor.post, clock)
         stack.enter_context(watcher.start())
         stack.enter_context(_wired_buttons(conductor, clock))

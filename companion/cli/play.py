@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -79,7 +78,7 @@ def _play_live(args: argparse.Namespace) -> int:
         raise ObservationError("must be a JSON object", where="--options")
     start = TableStart(args.game, players, options=options)
     last = run_live(start, camera=args.camera, layout=args.layout, deck=args.deck,
-                    data=args.data_dir, show=_printer(time.time()))
+                    data=args.data_dir, show_from=_printer)
     print(_outcome_lines(last.view.to_json()["outcome"]))
     return 0
 
