@@ -1,5 +1,8 @@
 """Problems the table must see: a full disk during a game, a broken config or data folder at
-start, each shown over the screen, and the game going on once it is fixed."""
+start, each shown over the screen, and the game going on once it is fixed.
+
+``ui.app`` is imported inside the tests: importing it opens Kivy's window, which must wait for
+the driver fixture's 800x480 set-up (tests/ui/conftest.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +13,14 @@ import pytest
 
 from companion.engine.observations import Sighting, TableStart
 from companion.errors import StoreWriteError
-from ui.app import STORE_TROUBLE
 from ui.cli import open_store
 from ui.health import config_or_defaults
 
 
 def test_a_full_disk_is_shown_and_the_game_goes_on_once_there_is_room(
         driver: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui.app import STORE_TROUBLE
+
     app = driver.app
     app.start_game(TableStart("21x", ("ann", "ben")))
     driver.tick()
