@@ -112,6 +112,7 @@ class Conductor:
         self._ids = itertools.count(1)
         self._signals: list[Signal] = []
         self._retry: collections.deque[Observation] = collections.deque()
+        self._view: tuple[object, object, GameView] | None = None
 
     @classmethod
     def start(cls, store: Store, clock: Clock, start: TableStart,
@@ -131,10 +132,18 @@ class Conductor:
 
     @property
     def view(self) -> GameView:
-        """The game as a screen shows it, with the translator's own expectations."""
-        view = self.referee.rules.view(self.referee.state)
-        extra = self.translator.expecting(self._table(), self.memory)
-        return replace(view, expecting=(*extra, *view.expecting)) if extra else view
+        """The game as a screen shows it, with the translator's own expectations; built
+        once per state (states and memories are immutable, so they key it by identity)."""
+        state, memory = self.referee.state, self.memory
+        cached = self._view
+        if cached is not None and cached[0] is state and cached[1] is memory:
+            return cached[2]
+        view = self.referee.rules.view(state)
+        extra = self.translator.expecting(self._table(), memory)
+        if extra:
+            view = replace(view, expecting=(*extra, *view.expecting))
+        self._view = (state, memory, view)
+        return view
 
     @property
     def attention(self) -> tuple[Attention, ...]:
