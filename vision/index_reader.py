@@ -239,16 +239,44 @@ def rank_groups(
     Takes the blobs' centres and sizes; returns the groups (indices into those),
     their centres and their sizes.
     """
-    distance = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    larger = np.maximum(sizes[:, None], sizes[None, :])
-    ratio = larger / np.minimum(sizes[:, None], sizes[None, :])
+    # Two blobs of a "10" are within 0.95 of the larger one's size, at most 1.3 times the
+    # smaller's: only blobs that near along x are compared.
+    first, second = pairs_near(centres, 0.95 * 1.3 * sizes, centres)
+    ahead = first < second
+    first, second = first[ahead], second[ahead]
+    offsets = centres[first] - centres[second]
+    distance = np.sqrt(offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1])
+    larger = np.maximum(sizes[first], sizes[second])
+    ratio = larger / np.minimum(sizes[first], sizes[second])
     close = (distance < 0.95 * larger) & (ratio < 1.3)
-    first, second = np.nonzero(np.triu(close, 1))
+    first, second, larger = first[close], second[close], larger[close]
     groups: list[tuple[int, ...]] = [(i,) for i in range(len(sizes))]
     groups.extend(zip(first.tolist(), second.tolist(), strict=True))
     group_centres = np.vstack([centres, (centres[first] + centres[second]) / 2])
-    group_sizes = np.concatenate([sizes, larger[first, second]])
+    group_sizes = np.concatenate([sizes, larger])
     return groups, group_centres, group_sizes
+
+
+def pairs_near(
+    points: np.ndarray, reach: np.ndarray, others: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j), ordered by i then j, of the ``others[j]`` whose x lies within
+    ``reach[i]`` of the x of ``points[i]``: every pair closer than that reach, and few
+    more (points are (x, y) rows).
+
+    >>> pairs_near(np.array([[0.0, 0], [10, 0]]), np.array([3.0, 3]),
+    ...            np.array([[11.0, 50], [1, 0], [30, 0]]))
+    (array([0, 1]), array([1, 0]))
+    """
+    order = np.argsort(others[:, 0], kind="stable")
+    xs = others[order, 0]
+    low = np.searchsorted(xs, points[:, 0] - reach, "left")
+    counts = np.searchsorted(xs, points[:, 0] + reach, "right") - low
+    rows = np.repeat(np.arange(len(points)), counts)
+    starts = np.repeat(low - (np.cumsum(counts) - counts), counts)
+    columns = order[np.arange(len(rows)) + starts]
+    ordered = np.lexsort((columns, rows))
+    return rows[ordered], columns[ordered]
 
 
 #: Where small glyphs may be: (centre (x, y), glyph size) in frame pixels.
@@ -405,30 +433,43 @@ def candidates_at_scale(
         blobs.centers[rank_sized], blobs.sizes[rank_sized]
     )
     groups = [tuple(int(rank_sized[m]) for m in group) for group in groups]
-    offsets = blobs.centers[None, :, :] - group_centres[:, None, :]
-    distance = np.linalg.norm(offsets, axis=2)
-    ratio = group_sizes[:, None] / blobs.sizes[None, :]
+    rank_index, suit_index = pairs_near(
+        group_centres, PAIR_DISTANCE[1] * group_sizes, blobs.centers
+    )
+    offsets = blobs.centers[suit_index] - group_centres[rank_index]
+    distance = np.sqrt(offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1])
+    rank_size, suit_size = group_sizes[rank_index], blobs.sizes[suit_index]
+    ratio = rank_size / suit_size
     paired = (
         (ratio > 1.0)
         & (ratio < 2.8)
-        & (distance > PAIR_DISTANCE[0] * group_sizes[:, None])
-        & (distance < PAIR_DISTANCE[1] * group_sizes[:, None])
-        & ((blobs.sizes[None, :] >= GLYPH_PIXELS[0]) | (group_sizes[:, None] < SMALL_GLYPH))
+        & (distance > PAIR_DISTANCE[0] * rank_size)
+        & (distance < PAIR_DISTANCE[1] * rank_size)
+        & ((suit_size >= GLYPH_PIXELS[0]) | (rank_size < SMALL_GLYPH))
     )
-    rows, columns = (axis.tolist() for axis in np.nonzero(paired))
-    pairs = [(g, s) for g, s in zip(rows, columns, strict=True) if s not in groups[g]]
+    pairs = [
+        (n, g, b)
+        for n, g, b in zip(
+            np.flatnonzero(paired).tolist(),
+            rank_index[paired].tolist(),
+            suit_index[paired].tolist(),
+            strict=True,
+        )
+        if b not in groups[g]
+    ]
     if not pairs:
         return []
-    rank_index = np.array([g for g, _ in pairs])
-    suit_index = np.array([s for _, s in pairs])
-    downs = offsets[rank_index, suit_index] / distance[rank_index, suit_index][:, None]
+    chosen = np.array([n for n, _, _ in pairs])
+    rank_index, suit_index = rank_index[chosen], suit_index[chosen]
+    distance = distance[chosen]
+    downs = offsets[chosen] / distance[:, None]
     rank_glyphs = [groups[g] for g in rank_index]
     ranks, rank_heights = upright_glyphs(blobs, rank_glyphs, downs, RANK_PATCH, RANK_BLUR)
     suit_glyphs = [(int(s),) for s in suit_index]
     suits, suit_heights = upright_glyphs(blobs, suit_glyphs, downs, SUIT_PATCH, SUIT_BLUR)
     layout = GEOMETRY_WEIGHT * np.column_stack(
         (
-            distance[rank_index, suit_index] / rank_heights,
+            distance / rank_heights,
             suit_heights / rank_heights,
         )
     )
@@ -441,7 +482,7 @@ def candidates_at_scale(
     centres, sizes, ids = blobs.centers.tolist(), blobs.sizes.tolist(), blobs.ids.tolist()
     group_list, group_size_list = group_centres.tolist(), group_sizes.tolist()
     candidates: list[IndexCandidate] = []
-    for n, (g, s) in enumerate(pairs):
+    for n, (_, g, s) in enumerate(pairs):
         rank_x, rank_y = group_list[g]
         suit_x, suit_y = centres[s]
         candidates.append(
