@@ -212,32 +212,38 @@ def estimated_card_centre(candidate: IndexCandidate) -> tuple[float, float]:
     """Where the card's centre is, judging from one corner index and its size."""
     card_height = CARD_PER_GLYPH * candidate.glyph_size
     card_width = CARD_ASPECT * card_height
-    up = np.array(candidate.up)
-    right = np.array([-up[1], up[0]])
-    index = np.array(candidate.center)
-    centre = (
-        index
-        - up * card_height * (0.5 - INDEX_OFFSET[1])
-        + right * card_width * (0.5 - INDEX_OFFSET[0])
+    (up_x, up_y), (x, y) = candidate.up, candidate.center
+    right_x, right_y = -up_y, up_x
+    down, across = 0.5 - INDEX_OFFSET[1], 0.5 - INDEX_OFFSET[0]
+    return (
+        x - up_x * card_height * down + right_x * card_width * across,
+        y - up_y * card_height * down + right_y * card_width * across,
     )
-    return float(centre[0]), float(centre[1])
 
 
 def estimated_outline(candidate: IndexCandidate) -> Quad:
-    """The card's outline judged from one corner index: clockwise from the index's corner."""
+    """The card's outline judged from one corner index: clockwise from the index's corner.
+
+    >>> from vision.index_reader import IndexCandidate
+    >>> corner = IndexCandidate((10.0, 10.0), (10.0, 20.0), (0.0, -1.0), 10.0, 6.0,
+    ...                         np.zeros(1), np.zeros(1), 0.0, (1,), 2)
+    >>> [tuple(round(v, 1) for v in point) for point in estimated_outline(corner)]
+    [(3.0, 0.0), (81.2, 0.0), (81.2, 115.0), (3.0, 115.0)]
+    """
     card_height = CARD_PER_GLYPH * candidate.glyph_size
     card_width = CARD_ASPECT * card_height
-    up = np.array(candidate.up)
-    right = np.array([-up[1], up[0]])
-    first = (
-        np.array(candidate.center)
-        - right * card_width * INDEX_OFFSET[0]
-        + up * card_height * INDEX_OFFSET[1]
+    (up_x, up_y), (x, y) = candidate.up, candidate.center
+    right_x, right_y = -up_y, up_x
+    first_x = x - right_x * card_width * INDEX_OFFSET[0] + up_x * card_height * INDEX_OFFSET[1]
+    first_y = y - right_y * card_width * INDEX_OFFSET[0] + up_y * card_height * INDEX_OFFSET[1]
+    second = (first_x + right_x * card_width, first_y + right_y * card_width)
+    third = (second[0] - up_x * card_height, second[1] - up_y * card_height)
+    return (
+        (first_x, first_y),
+        second,
+        third,
+        (first_x - up_x * card_height, first_y - up_y * card_height),
     )
-    points = (first, first + right * card_width, first + right * card_width - up * card_height)
-    corners = (*points, first - up * card_height)
-    a, b, c, d = ((float(x), float(y)) for x, y in corners)
-    return (a, b, c, d)
 
 
 def pip_checked(
