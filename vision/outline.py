@@ -32,6 +32,9 @@ TABLE_SHARE = 0.6
 #: (pixels) in an edge that is closed before the regions it encloses are taken.
 EDGE_LEVELS = (8, 24)
 EDGE_GAP = 3
+#: An edge-found outline must be card white (the white mask) for at least this share: a
+#: card on a pale table is, dark cloth framed by edges is not.
+EDGE_WHITE = 0.5
 
 
 def card_white_mask(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) -> np.ndarray:
@@ -98,9 +101,27 @@ def find_card_outlines(frame_bgr: np.ndarray, darkest: np.ndarray | None = None)
         outlines += [
             quad
             for quad in edge_outlines(darkest)
-            if not any(inside(np.mean(quad, axis=0), other) for other in outlines)
+            if white_share(mask, quad) >= EDGE_WHITE
+            and not any(inside(np.mean(quad, axis=0), other) for other in outlines)
         ]
     return outlines
+
+
+def white_share(mask: np.ndarray, quad: Quad) -> float:
+    """The share of the pixels inside ``quad`` that the 0/255 ``mask`` marks.
+
+    >>> mask = np.zeros((20, 20), np.uint8)
+    >>> mask[:, :10] = 255
+    >>> white_share(mask, ((0.0, 0.0), (19.0, 0.0), (19.0, 19.0), (0.0, 19.0)))
+    0.5
+    """
+    corners = np.round(np.array(quad)).astype(np.int32)
+    x, y, width, height = cv2.boundingRect(corners)
+    area = mask[y : y + height, x : x + width]
+    chosen = np.zeros(area.shape, np.uint8)
+    cv2.fillConvexPoly(chosen, corners - (x, y), 255)
+    covered = int(np.count_nonzero(chosen))
+    return int(np.count_nonzero(cv2.bitwise_and(area, chosen))) / max(1, covered)
 
 
 def edge_outlines(darkest: np.ndarray) -> list[Quad]:
