@@ -22,7 +22,7 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.light import white_threshold
+from vision.light import LitFrame, card_white_level, darkest_channel, white_threshold
 
 #: Rank glyph patch (width, height) and suit glyph patch size, in pixels.
 RANK_PATCH = (14, 20)
@@ -56,6 +56,8 @@ HOLE_SHARE = 0.02
 PAIR_DISTANCE = (0.7, 1.4)
 #: Glyphs smaller than this (pixels) are read again from an area enlarged ``ENLARGE`` times.
 SMALL_GLYPH = 14
+#: Card height over rank-glyph size (about 10 to 14 on common decks).
+CARD_PER_GLYPH = 11.5
 ENLARGE = 3
 #: Blob sizes looked for in an enlarged area: the small glyphs only (the rest were read).
 ENLARGED_SIZES = (GLYPH_PIXELS[0], int(1.3 * SMALL_GLYPH * ENLARGE))
@@ -161,49 +163,52 @@ class InkBlobs:
         return np.asarray(np.add.reduceat(redness, starts) / counts, dtype=np.float64)
 
 
-def card_white_level(darkest: np.ndarray, step: int = 4) -> float:
-    """The grey level above which a pixel of the darkest-channel image counts as card white.
-
-    It is measured on every ``step``-th pixel each way.
-    """
-    small = darkest[::step, ::step]
-    level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return max(float(level), 100.0)
+Region = tuple[int, int, int, int]
 
 
 def find_ink_blobs(
     frame_bgr: np.ndarray,
-    region: tuple[int, int, int, int] | None = None,
+    region: Region | None = None,
     white_level: float | None = None,
     sizes: tuple[int, int] = GLYPH_PIXELS,
     block: int = INK_BLOCK,
+    darkest: np.ndarray | None = None,
 ) -> InkBlobs:
     """Glyph-sized ink blobs ringed by card white.
 
     ``region`` (x, y, width, height) restricts the search to part of the frame;
-    ``white_level`` (see :func:`card_white_level`) is then best taken from the
+    ``white_level`` (see :func:`~vision.light.card_white_level`) is then best taken from the
     whole frame. Blobs ``sizes`` (shortest, longest) pixels long are kept; ink is
-    what is darker than the mean of the ``block`` pixels square around it.
+    what is darker than the mean of the ``block`` pixels square around it. ``darkest``
+    is the frame's darkest channel if already at hand (:class:`~vision.light.LitFrame`).
     """
     ox, oy = 0, 0
     if region is not None:
         ox, oy, rw, rh = region
         frame_bgr = frame_bgr[oy : oy + rh, ox : ox + rw]
-    darkest = darkest_channel(frame_bgr)
+        if darkest is not None:
+            darkest = darkest[oy : oy + rh, ox : ox + rw]
+    if darkest is None:
+        darkest = darkest_channel(frame_bgr)
+    darkest = np.ascontiguousarray(darkest)
     level = card_white_level(darkest) if white_level is None else white_level
-    white = cv2.compare(darkest, white_threshold(frame_bgr, darkest, level), cv2.CMP_GT) // 255
+    white = cv2.compare(darkest, white_threshold(frame_bgr, darkest, level), cv2.CMP_GT)
     ink = cv2.adaptiveThreshold(
-        darkest, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, INK_CONTRAST
+        darkest, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, INK_CONTRAST
     )
-    near_white = cv2.boxFilter(white, cv2.CV_8U, (15, 15), normalize=False) > 60
-    ink = cv2.bitwise_and(ink, near_white.astype(np.uint8))
-    _, labels, stats, centroids = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # Ink near card white: more than 60 white pixels in the 15 x 15 square around it
+    # (the normalised box mean of 0/255 is then at least round(61 * 255 / 225) = 69).
+    _, near_white = cv2.threshold(cv2.boxFilter(white, cv2.CV_8U, (15, 15)), 68, 255, 0)
+    ink = cv2.bitwise_and(ink, near_white)
+    _, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        ink, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
     x, y, w, h, area = (stats[:, i] for i in range(5))
     longest = np.maximum(w, h)
     plausible = (area >= min(12, 2 * sizes[0])) & (longest >= sizes[0]) & (longest <= sizes[1])
     plausible[0] = False
     ids = np.nonzero(plausible)[0]
-    integral = cv2.integral(white)
+    integral = cv2.integral(white, sdepth=cv2.CV_32S)
     height, width = darkest.shape
     xi, yi, wi, hi = x[ids], y[ids], w[ids], h[ids]
     margin = np.maximum(2, (longest[ids] * 0.15).astype(np.int64))
@@ -211,7 +216,8 @@ def find_ink_blobs(
     y0 = np.clip(yi - margin, 0, height)
     x1 = np.clip(xi + wi + margin, 0, width)
     y1 = np.clip(yi + hi + margin, 0, height)
-    white_count = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    corners = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    white_count = corners // 255
     ring = (x1 - x0) * (y1 - y0) - area[ids]
     ringed = white_count >= WHITE_RING * np.maximum(ring, 1)
     # A blob touching the picture's edge may be a glyph cut in half (a "J" from the top of
@@ -233,60 +239,108 @@ def rank_groups(
     Takes the blobs' centres and sizes; returns the groups (indices into those),
     their centres and their sizes.
     """
-    distance = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    larger = np.maximum(sizes[:, None], sizes[None, :])
-    ratio = larger / np.minimum(sizes[:, None], sizes[None, :])
+    # Two blobs of a "10" are within 0.95 of the larger one's size, at most 1.3 times the
+    # smaller's: only blobs that near along x are compared.
+    first, second = pairs_near(centres, 0.95 * 1.3 * sizes, centres)
+    ahead = first < second
+    first, second = first[ahead], second[ahead]
+    offsets = centres[first] - centres[second]
+    distance = np.sqrt(offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1])
+    larger = np.maximum(sizes[first], sizes[second])
+    ratio = larger / np.minimum(sizes[first], sizes[second])
     close = (distance < 0.95 * larger) & (ratio < 1.3)
-    first, second = np.nonzero(np.triu(close, 1))
+    first, second, larger = first[close], second[close], larger[close]
     groups: list[tuple[int, ...]] = [(i,) for i in range(len(sizes))]
     groups.extend(zip(first.tolist(), second.tolist(), strict=True))
     group_centres = np.vstack([centres, (centres[first] + centres[second]) / 2])
-    group_sizes = np.concatenate([sizes, larger[first, second]])
+    group_sizes = np.concatenate([sizes, larger])
     return groups, group_centres, group_sizes
 
 
-def find_index_candidates(
-    frame_bgr: np.ndarray,
-    region: tuple[int, int, int, int] | None = None,
-    white_level: float | None = None,
-) -> list[IndexCandidate]:
-    """Every rank-over-suit pairing of ink blobs, with upright glyph features.
+def pairs_near(
+    points: np.ndarray, reach: np.ndarray, others: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j), ordered by i then j, of the ``others[j]`` whose x lies within
+    ``reach[i]`` of the x of ``points[i]``: every pair closer than that reach, and few
+    more (points are (x, y) rows).
 
-    ``region`` and ``white_level`` are as for :func:`find_ink_blobs`. Where glyphs
-    are small (under ``SMALL_GLYPH`` pixels: a camera far from the table), the
-    areas around them are enlarged ``ENLARGE`` times and read again, so thin
-    strokes keep their shape; only those areas cost the extra work. Small ranks
-    are paired with suits down to ``TINY_SUIT`` pixels here, too small to read
-    but enough to call for the enlarged read.
+    >>> pairs_near(np.array([[0.0, 0], [10, 0]]), np.array([3.0, 3]),
+    ...            np.array([[11.0, 50], [1, 0], [30, 0]]))
+    (array([0, 1]), array([1, 0]))
     """
-    if white_level is None:
-        white_level = region_white_level(frame_bgr, region)
-    candidates = first_look(frame_bgr, region, white_level)
-    small = [c for c in candidates if c.glyph_size < SMALL_GLYPH]
-    readable = [c for c in candidates if c.suit_size >= GLYPH_PIXELS[0]]
-    if not small:
-        return readable
-    kept, fresh = closer_look(frame_bgr, readable, spots_of(small), white_level)
-    return [c for c, keep in zip(readable, kept, strict=True) if keep] + fresh
-
-
-def region_white_level(frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None) -> float:
-    """:func:`card_white_level` of ``region`` (x, y, width, height) or the whole frame."""
-    x, y, width, height = region or (0, 0, frame_bgr.shape[1], frame_bgr.shape[0])
-    sample = np.ascontiguousarray(frame_bgr[y : y + height : 4, x : x + width : 4])
-    return card_white_level(darkest_channel(sample), step=1)
-
-
-def first_look(
-    frame_bgr: np.ndarray, region: tuple[int, int, int, int] | None, white_level: float
-) -> list[IndexCandidate]:
-    """Candidates at the frame's own size, small ranks paired with suits down to ``TINY_SUIT``
-    pixels (those are only worth a :func:`closer_look`, too small to read)."""
-    return candidates_at_scale(frame_bgr, region, white_level, (TINY_SUIT, GLYPH_PIXELS[1]))
+    order = np.argsort(others[:, 0], kind="stable")
+    xs = others[order, 0]
+    low = np.searchsorted(xs, points[:, 0] - reach, "left")
+    counts = np.searchsorted(xs, points[:, 0] + reach, "right") - low
+    rows = np.repeat(np.arange(len(points)), counts)
+    starts = np.repeat(low - (np.cumsum(counts) - counts), counts)
+    columns = order[np.arange(len(rows)) + starts]
+    ordered = np.lexsort((columns, rows))
+    return rows[ordered], columns[ordered]
 
 
 #: Where small glyphs may be: (centre (x, y), glyph size) in frame pixels.
 Spot = tuple[tuple[float, float], float]
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """What the index-candidate stage hands on: every candidate at the frame's own size,
+    small ranks paired with suits down to ``TINY_SUIT`` pixels (``all``; those only call for
+    a closer look), and the white level they were found with."""
+
+    all: list[IndexCandidate]
+    white_level: float
+
+    @property
+    def readable(self) -> list[IndexCandidate]:
+        """The candidates whose suit pip is large enough to read."""
+        return [c for c in self.all if c.suit_size >= GLYPH_PIXELS[0]]
+
+    @property
+    def small(self) -> list[IndexCandidate]:
+        """The candidates whose glyphs are small enough to need a closer look."""
+        return [c for c in self.all if c.glyph_size < SMALL_GLYPH]
+
+
+def index_candidates(
+    lit: LitFrame, region: Region | None = None, white_level: float | None = None
+) -> Candidates:
+    """The index-candidate stage: every rank-over-suit pairing of ink blobs in the frame (or
+    in ``region`` of it) at its own size, with upright glyph features. ``white_level``
+    defaults to the frame's (the region's, with ``region``)."""
+    if white_level is None:
+        white_level = lit.white_level if region is None else region_white_level(lit, region)
+    found = candidates_at_scale(
+        lit.bgr, region, white_level, (TINY_SUIT, GLYPH_PIXELS[1]), darkest=lit.darkest
+    )
+    return Candidates(found, white_level)
+
+
+def find_index_candidates(
+    frame_bgr: np.ndarray,
+    region: Region | None = None,
+    white_level: float | None = None,
+) -> list[IndexCandidate]:
+    """The readable candidates of a frame as it is (no white balance), the small ones
+    replaced by what their areas show enlarged ``ENLARGE`` times (every small candidate
+    looked at closer): what the glyph models are built from.
+
+    ``region`` and ``white_level`` are as for :func:`find_ink_blobs`.
+    """
+    found = index_candidates(LitFrame(frame_bgr), region, white_level)
+    readable, small = found.readable, found.small
+    if not small:
+        return readable
+    areas = small_glyph_areas(spots_of(small), frame_bgr.shape[:2])
+    kept = [c for c in readable if c.glyph_size >= SMALL_GLYPH or area_of(c.center, areas) is None]
+    return kept + enlarged_candidates(frame_bgr, areas, found.white_level)
+
+
+def region_white_level(lit: LitFrame, region: Region) -> float:
+    """:func:`~vision.light.card_white_level` of ``region`` (x, y, width, height)."""
+    x, y, width, height = region
+    return card_white_level(lit.darkest[y : y + height, x : x + width])
 
 
 def spots_of(candidates: Sequence[IndexCandidate]) -> list[Spot]:
@@ -294,38 +348,22 @@ def spots_of(candidates: Sequence[IndexCandidate]) -> list[Spot]:
     return [(c.center, c.glyph_size) for c in candidates]
 
 
-def closer_look(
-    frame_bgr: np.ndarray,
-    candidates: Sequence[IndexCandidate],
-    spots: Sequence[Spot],
-    white_level: float,
-) -> tuple[list[bool], list[IndexCandidate]]:
-    """Read the areas around ``spots`` of small glyphs enlarged ``ENLARGE`` times.
-
-    Returns which of ``candidates`` to keep (those not replaced by the closer
-    look) and the candidates found in the enlarged areas, in frame pixels.
-    """
-    areas = small_glyph_areas(spots, frame_bgr.shape[:2])
-    kept = [c.glyph_size >= SMALL_GLYPH or not within(c.center, areas) for c in candidates]
+def enlarged_candidates(
+    frame_bgr: np.ndarray, areas: Sequence[Region], white_level: float
+) -> list[IndexCandidate]:
+    """The candidates in ``areas`` of the frame enlarged ``ENLARGE`` times, in frame pixels."""
     fresh: list[IndexCandidate] = []
     for number, (x, y, width, height) in enumerate(areas, start=1):
         crop = frame_bgr[y : y + height, x : x + width]
         enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
         found = candidates_at_scale(enlarged, None, white_level, ENLARGED_SIZES, ENLARGED_INK_BLOCK)
-        for candidate in found:
-            fresh.append(shrunk(candidate, (x, y), number))
-    return kept, fresh
-
-
-def darkest_channel(frame_bgr: np.ndarray) -> np.ndarray:
-    """The per-pixel minimum of B, G and R: low for black and for red print."""
-    blue, green, red = cv2.split(frame_bgr)
-    return np.asarray(cv2.min(cv2.min(blue, green), red))
+        fresh.extend(shrunk(candidate, (x, y), number) for candidate in found)
+    return fresh
 
 
 def small_glyph_areas(
     spots: Sequence[Spot], frame_shape: tuple[int, ...]
-) -> list[tuple[int, int, int, int]]:
+) -> list[Region]:
     """Boxes (x, y, width, height) around spots of small glyphs, overlapping ones merged."""
     height, width = frame_shape[:2]
     cell = 8
@@ -347,9 +385,12 @@ def small_glyph_areas(
     ]
 
 
-def within(point: tuple[float, float], areas: Sequence[tuple[int, int, int, int]]) -> bool:
-    """Whether ``point`` lies in one of the boxes (x, y, width, height)."""
-    return any(x <= point[0] < x + w and y <= point[1] < y + h for x, y, w, h in areas)
+def area_of(point: tuple[float, float], areas: Sequence[Region]) -> int | None:
+    """The number of the first box (x, y, width, height) of ``areas`` that holds ``point``."""
+    px, py = point
+    return next(
+        (n for n, (x, y, w, h) in enumerate(areas) if x <= px < x + w and y <= py < y + h), None
+    )
 
 
 def shrunk(candidate: IndexCandidate, origin: tuple[int, int], area: int) -> IndexCandidate:
@@ -371,19 +412,20 @@ def shrunk(candidate: IndexCandidate, origin: tuple[int, int], area: int) -> Ind
 
 def candidates_at_scale(
     frame_bgr: np.ndarray,
-    region: tuple[int, int, int, int] | None,
+    region: Region | None,
     white_level: float,
     sizes: tuple[int, int] = GLYPH_PIXELS,
     block: int = INK_BLOCK,
+    darkest: np.ndarray | None = None,
 ) -> list[IndexCandidate]:
-    """:func:`find_index_candidates` without the second look at small glyphs.
+    """The candidates of a frame at its own size, without the closer look at small glyphs.
 
     Ink blobs ``sizes`` (shortest, longest) pixels long are considered (ink as
     :func:`find_ink_blobs` finds it with ``block``); ranks under
     ``GLYPH_PIXELS[0]`` are not, and suits under it only next to ranks under
     ``SMALL_GLYPH`` pixels (see ``TINY_SUIT``).
     """
-    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes, block)
+    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes, block, darkest)
     if len(blobs) < 2:
         return []
     rank_sized = np.nonzero(blobs.sizes >= GLYPH_PIXELS[0])[0]
@@ -391,30 +433,43 @@ def candidates_at_scale(
         blobs.centers[rank_sized], blobs.sizes[rank_sized]
     )
     groups = [tuple(int(rank_sized[m]) for m in group) for group in groups]
-    offsets = blobs.centers[None, :, :] - group_centres[:, None, :]
-    distance = np.linalg.norm(offsets, axis=2)
-    ratio = group_sizes[:, None] / blobs.sizes[None, :]
+    rank_index, suit_index = pairs_near(
+        group_centres, PAIR_DISTANCE[1] * group_sizes, blobs.centers
+    )
+    offsets = blobs.centers[suit_index] - group_centres[rank_index]
+    distance = np.sqrt(offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1])
+    rank_size, suit_size = group_sizes[rank_index], blobs.sizes[suit_index]
+    ratio = rank_size / suit_size
     paired = (
         (ratio > 1.0)
         & (ratio < 2.8)
-        & (distance > PAIR_DISTANCE[0] * group_sizes[:, None])
-        & (distance < PAIR_DISTANCE[1] * group_sizes[:, None])
-        & ((blobs.sizes[None, :] >= GLYPH_PIXELS[0]) | (group_sizes[:, None] < SMALL_GLYPH))
+        & (distance > PAIR_DISTANCE[0] * rank_size)
+        & (distance < PAIR_DISTANCE[1] * rank_size)
+        & ((suit_size >= GLYPH_PIXELS[0]) | (rank_size < SMALL_GLYPH))
     )
-    rows, columns = (axis.tolist() for axis in np.nonzero(paired))
-    pairs = [(g, s) for g, s in zip(rows, columns, strict=True) if s not in groups[g]]
+    pairs = [
+        (n, g, b)
+        for n, g, b in zip(
+            np.flatnonzero(paired).tolist(),
+            rank_index[paired].tolist(),
+            suit_index[paired].tolist(),
+            strict=True,
+        )
+        if b not in groups[g]
+    ]
     if not pairs:
         return []
-    rank_index = np.array([g for g, _ in pairs])
-    suit_index = np.array([s for _, s in pairs])
-    downs = offsets[rank_index, suit_index] / distance[rank_index, suit_index][:, None]
+    chosen = np.array([n for n, _, _ in pairs])
+    rank_index, suit_index = rank_index[chosen], suit_index[chosen]
+    distance = distance[chosen]
+    downs = offsets[chosen] / distance[:, None]
     rank_glyphs = [groups[g] for g in rank_index]
     ranks, rank_heights = upright_glyphs(blobs, rank_glyphs, downs, RANK_PATCH, RANK_BLUR)
     suit_glyphs = [(int(s),) for s in suit_index]
     suits, suit_heights = upright_glyphs(blobs, suit_glyphs, downs, SUIT_PATCH, SUIT_BLUR)
     layout = GEOMETRY_WEIGHT * np.column_stack(
         (
-            distance[rank_index, suit_index] / rank_heights,
+            distance / rank_heights,
             suit_heights / rank_heights,
         )
     )
@@ -427,7 +482,7 @@ def candidates_at_scale(
     centres, sizes, ids = blobs.centers.tolist(), blobs.sizes.tolist(), blobs.ids.tolist()
     group_list, group_size_list = group_centres.tolist(), group_sizes.tolist()
     candidates: list[IndexCandidate] = []
-    for n, (g, s) in enumerate(pairs):
+    for n, (_, g, s) in enumerate(pairs):
         rank_x, rank_y = group_list[g]
         suit_x, suit_y = centres[s]
         candidates.append(

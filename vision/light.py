@@ -18,6 +18,9 @@ single brightest pixel so glare and noise do not decide it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+
 import cv2
 import numpy as np
 
@@ -43,7 +46,7 @@ def white_gains(frame_bgr: np.ndarray) -> tuple[float, float, float]:
     gains raise the lower channels to the highest one.
     """
     sample = frame_bgr[::SAMPLE_STEP, ::SAMPLE_STEP].reshape(-1, 3).astype(np.float32)
-    brightness = sample.min(axis=1)
+    brightness = np.minimum(np.minimum(sample[:, 0], sample[:, 1]), sample[:, 2])
     count = max(1, int(BRIGHT_SHARE * len(sample)))
     top = np.argpartition(-brightness, count - 1)[:count]
     level = NEAR_BRIGHTEST * float(np.percentile(brightness[top], 90))
@@ -70,6 +73,59 @@ def apply_gains(frame_bgr: np.ndarray, gains: tuple[float, float, float]) -> np.
 def balance(frame_bgr: np.ndarray) -> np.ndarray:
     """``frame_bgr`` white-balanced on its brightest pixels (see :func:`white_gains`)."""
     return apply_gains(frame_bgr, white_gains(frame_bgr))
+
+
+def darkest_channel(frame_bgr: np.ndarray) -> np.ndarray:
+    """The per-pixel minimum of B, G and R: low for black and for red print."""
+    blue, green, red = cv2.split(frame_bgr)
+    return np.asarray(cv2.min(cv2.min(blue, green), red))
+
+
+def card_white_level(darkest: np.ndarray, step: int = 4) -> float:
+    """The grey level above which a pixel of the darkest-channel image counts as card white.
+
+    It is measured (Otsu, never under 100) on every ``step``-th pixel each way.
+    """
+    small = np.ascontiguousarray(darkest[::step, ::step])
+    level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return max(float(level), 100.0)
+
+
+@dataclass(frozen=True)
+class LitFrame:
+    """A frame through the colour-and-light stage: white-balanced (``gains`` applied), with
+    the per-frame conversions the later stages share, each made once when first asked for.
+
+    >>> lit = LitFrame.of(np.full((8, 8, 3), (200, 180, 160), np.uint8))
+    >>> lit.bgr[0, 0].tolist(), lit.darkest[0, 0].item(), lit.white_level
+    ([200, 200, 200], 200, 100.0)
+    """
+
+    bgr: np.ndarray
+    gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+
+    @classmethod
+    def of(
+        cls, frame_bgr: np.ndarray, gains: tuple[float, float, float] | None = None
+    ) -> LitFrame:
+        """``frame_bgr`` balanced with ``gains`` (measured on it by default: white_gains)."""
+        gains = white_gains(frame_bgr) if gains is None else gains
+        return cls(apply_gains(frame_bgr, gains), gains)
+
+    @cached_property
+    def darkest(self) -> np.ndarray:
+        """The per-pixel darkest channel (:func:`darkest_channel`)."""
+        return darkest_channel(self.bgr)
+
+    @cached_property
+    def grey(self) -> np.ndarray:
+        """The frame in grey."""
+        return np.asarray(cv2.cvtColor(self.bgr, cv2.COLOR_BGR2GRAY))
+
+    @cached_property
+    def white_level(self) -> float:
+        """The frame's card white level (:func:`card_white_level`)."""
+        return card_white_level(self.darkest)
 
 
 #: Card white in a shadow: at least this share of the local white (the darkest channel

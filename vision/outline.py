@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.index_reader import darkest_channel
+from vision.light import darkest_channel
 
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
@@ -27,9 +27,11 @@ ASPECT_RANGE = (1.0, 1.85)
 MIN_AREA_FRACTION = 0.002
 
 
-def card_white_mask(frame_bgr: np.ndarray) -> np.ndarray:
-    """A 0/255 mask of pixels bright and colourless enough to be card face."""
-    blurred = cv2.GaussianBlur(darkest_channel(frame_bgr), (5, 5), 0)
+def card_white_mask(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) -> np.ndarray:
+    """A 0/255 mask of pixels bright and colourless enough to be card face (``darkest``: the
+    frame's darkest channel if already at hand)."""
+    darkest = darkest_channel(frame_bgr) if darkest is None else darkest
+    blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
     level, _ = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     _, mask = cv2.threshold(blurred, max(level, 110.0), 255, cv2.THRESH_BINARY)
     return np.asarray(mask)
@@ -67,8 +69,9 @@ def touches_border(quad: Quad, width: int, height: int, margin: float = 3.0) -> 
     )
 
 
-def find_card_outlines(frame_bgr: np.ndarray) -> list[Quad]:
-    """Outlines of the cards in ``frame_bgr`` that lie apart from other white things.
+def find_card_outlines(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) -> list[Quad]:
+    """Outlines of the cards in ``frame_bgr`` that lie apart from other white things
+    (``darkest``: the frame's darkest channel if already at hand).
 
     Each quad is four (x, y) corners clockwise in image coordinates; the edge from
     the first to the second corner is a short side, so
@@ -76,7 +79,7 @@ def find_card_outlines(frame_bgr: np.ndarray) -> list[Quad]:
     with ``h > w`` gives the card upright or upside down (which of the two is
     for the caller to settle, e.g. from the index).
     """
-    mask = card_white_mask(frame_bgr)
+    mask = card_white_mask(frame_bgr, darkest)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     # Outer boundaries of every white region, also of cards lying on a cloth that lies on a
     # white table (islands inside a hole of the table's region).

@@ -1,0 +1,71 @@
+"""The card reader's stages (vision.pipeline): each usable on its own, a frame through each once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import CardRecognizer, default_model
+from vision.closer_look import closer_look
+from vision.glyph_reads import read_glyphs
+from vision.imageio import read_image
+from vision.index_reader import SMALL_GLYPH, index_candidates
+from vision.light import LitFrame
+from vision.one_per_card import cards_of, index_reads, joker_templates
+from vision.outline import find_card_outlines
+from vision.pipeline import MIN_CONFIDENCE, STAGES
+
+DEAL = Path("cards") / "photos-deals" / "deal1-md-sq.jpg"
+
+
+@pytest.fixture(scope="module")
+def frame(shared_data: Path) -> np.ndarray:
+    """A 1280x720 frame cut from the middle of the first fanned deal, as the benchmark does."""
+    photo = read_image(shared_data / DEAL)
+    top = (photo.shape[0] - photo.shape[1] * 9 // 16) // 2
+    crop = photo[top : top + photo.shape[1] * 9 // 16]
+    return np.asarray(cv2.resize(crop, (1280, 720), interpolation=cv2.INTER_AREA))
+
+
+def test_a_read_times_every_stage_and_gives_what_recognize_gives(frame: np.ndarray) -> None:
+    recognizer = CardRecognizer()
+    result = recognizer.read(frame)
+    assert set(result.times) == set(STAGES)
+    assert all(seconds >= 0 for seconds in result.times.values())
+    assert sum(result.times.values()) > 0
+    assert result.cards == recognizer.recognize(frame)
+    assert len([card for card in result.cards if not card.unsure]) >= 25
+
+
+def test_the_stages_called_one_by_one_make_the_same_cards(frame: np.ndarray) -> None:
+    model, jokers = default_model(), joker_templates()
+    lit = LitFrame.of(frame)
+    outlines = find_card_outlines(lit.bgr, lit.darkest)
+    found = index_candidates(lit)
+    assert found.readable and all(c.suit_size >= 6 for c in found.readable)
+    reads = read_glyphs(model, found.readable, MIN_CONFIDENCE)
+    assert reads and all(r.reading.confidence >= MIN_CONFIDENCE for r in reads)
+    reads = closer_look(lit, found, reads, outlines, model, MIN_CONFIDENCE)
+    settled = index_reads(reads)
+    blobs = [blob for r in settled for blob in (*r.candidate.rank_blobs, r.candidate.suit_blob)]
+    assert len(blobs) == len(set(blobs))
+    cards = cards_of(lit, settled, outlines, jokers, one_deck=True, sure_level=0.7)
+    assert cards == CardRecognizer().read(frame).cards
+
+
+def test_the_closer_look_reads_small_glyphs_from_their_enlarged_areas(frame: np.ndarray) -> None:
+    far = np.asarray(cv2.resize(frame, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+    model = default_model()
+    lit = LitFrame.of(far)
+    found = index_candidates(lit)
+    assert found.small
+    reads = read_glyphs(model, found.readable, MIN_CONFIDENCE)
+    closer = closer_look(lit, found, reads, (), model, MIN_CONFIDENCE)
+    enlarged = [r for r in closer if r.candidate.rank_blobs[0] < 0]
+    assert enlarged and all(r.candidate.glyph_size < SMALL_GLYPH * 1.3 for r in enlarged)
+    own = [r for r in closer if r.candidate.rank_blobs[0] >= 0]
+    assert all(read in reads for read in own)
+    assert {r.card for r in enlarged} & {r.card for r in reads}

@@ -1,0 +1,154 @@
+"""The closer-look stage of the card reader: small glyphs read again, enlarged.
+
+With a camera far from the table index glyphs are small (under ``SMALL_GLYPH`` pixels) and
+their thin strokes lose their shape at the frame's own size. After the frame's own
+candidates were read, the areas (2.5 glyph sizes each way) around
+
+- small candidates, unless much smaller than the indices read near them (a fragment of a
+  picture next to indices, :func:`dwarfed`), and
+- the corners of whole cards small enough to have small glyphs, unless an index was read
+  there already (:func:`unread_corners`),
+
+are enlarged ``ENLARGE`` times; the candidates found there are read by the glyph model, and
+where the frame's own read and the enlarged read name one index the surer stays
+(:func:`surer_of_two`). Only those areas, not the frame, pass the candidate finder and the
+glyph model a second time; a frame without small glyphs skips the stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+
+import numpy as np
+
+from vision.glyph_reads import IndexRead, read_glyphs
+from vision.glyphs import GlyphModel
+from vision.index_reader import (
+    CARD_PER_GLYPH,
+    SMALL_GLYPH,
+    Candidates,
+    IndexCandidate,
+    Spot,
+    area_of,
+    enlarged_candidates,
+    small_glyph_areas,
+    spots_of,
+)
+from vision.light import LitFrame
+from vision.outline import Quad
+
+#: A small candidate less than this fraction of the size of an index read within a card
+#: height of it is a fragment (cards that close lie at the same distance from the camera):
+#: it gets no enlarged second look.
+DWARFED = 0.7
+#: A read this close (card heights) to a whole card's corner means the corner was read.
+CORNER_READ = 0.25
+#: An index centre lies this far along the way from a card's corner to its centre.
+INDEX_ALONG_DIAGONAL = 0.22
+#: Two reads closer than this many glyph sizes are one index read twice.
+SAME_PLACE = 0.8
+
+
+def closer_look(
+    lit: LitFrame,
+    candidates: Candidates,
+    reads: Sequence[IndexRead],
+    outlines: Sequence[Quad],
+    model: GlyphModel,
+    min_confidence: float,
+) -> list[IndexRead]:
+    """The frame's ``reads`` (of its own ``candidates``) with the small glyphs read again
+    from their areas enlarged, where the closer look is wanted (see the module)."""
+    small = candidates.small
+    small = [c for c, tiny in zip(small, dwarfed(small, reads), strict=True) if not tiny]
+    spots = spots_of(small) + unread_corners(small_card_corners(outlines), reads)
+    if not spots:
+        return list(reads)
+    areas = small_glyph_areas(spots, lit.bgr.shape[:2])
+    replaced = {
+        id(c)
+        for c in candidates.readable
+        if c.glyph_size < SMALL_GLYPH and area_of(c.center, areas) is not None
+    }
+    fresh = enlarged_candidates(lit.bgr, areas, candidates.white_level)
+    return surer_of_two(reads, read_glyphs(model, fresh, min_confidence), replaced)
+
+
+def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:
+    """Where the indices of whole cards too small for their glyphs to show well may be:
+    near each corner of the outline (either way up), with the glyph size the card implies."""
+    spots: list[Spot] = []
+    for quad in outlines:
+        corners = np.array(quad, np.float64)
+        glyph = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
+        glyph /= CARD_PER_GLYPH
+        if glyph >= SMALL_GLYPH:
+            continue
+        centre = corners.mean(axis=0)
+        for corner in corners:
+            x, y = corner + INDEX_ALONG_DIAGONAL * (centre - corner)
+            spots.append(((float(x), float(y)), glyph))
+    return spots
+
+
+def surer_of_two(
+    first: Sequence[IndexRead], closer: Sequence[IndexRead], replaced: AbstractSet[int]
+) -> list[IndexRead]:
+    """Reads from the frame's own size (``first``; ``replaced``: ids of the candidates the
+    closer look stands in for) and from the enlarged closer look (``closer``). Where both
+    read an index at one place the more confident stays, the frame's own read on a tie:
+    enlarging adds no detail, and a wide spade whose thin stem parts from it when enlarged
+    reads as a club. A replaced read that no closer read matches is dropped."""
+
+    def same_place(one: IndexRead, other: IndexRead) -> bool:
+        gap = float(np.hypot(*np.subtract(one.candidate.center, other.candidate.center)))
+        return gap <= SAME_PLACE * one.candidate.glyph_size
+
+    kept_closer = [
+        read
+        for read in closer
+        if not any(
+            same_place(own, read) and own.reading.confidence >= read.reading.confidence
+            for own in first
+        )
+    ]
+    kept_first = []
+    for read in first:
+        rivals = [other for other in closer if same_place(read, other)]
+        if any(other.reading.confidence > read.reading.confidence for other in rivals):
+            continue
+        if id(read.candidate) in replaced and not rivals:
+            continue
+        kept_first.append(read)
+    return kept_first + kept_closer
+
+
+def unread_corners(spots: Sequence[Spot], reads: Sequence[IndexRead]) -> list[Spot]:
+    """The corner ``spots`` of whole cards with no index read near them yet (within
+    ``CORNER_READ`` card heights): a corner read at the frame's own size needs no closer look
+    (the enlarged picture of a well-read index is no better, and costs time)."""
+    centres = np.array([r.candidate.center for r in reads]).reshape(-1, 2)
+    return [
+        (centre, glyph)
+        for centre, glyph in spots
+        if not (np.hypot(*(centres - centre).T) < CORNER_READ * CARD_PER_GLYPH * glyph).any()
+    ]
+
+
+def dwarfed(candidates: Sequence[IndexCandidate], reads: Sequence[IndexRead]) -> list[bool]:
+    """For each candidate, whether it is much smaller (``DWARFED``) than the indices read
+    within a card height of it (their median size, so one misread does not decide): then it
+    is a fragment, as cards that close lie at the same distance from the camera."""
+    if not candidates or not reads:
+        return [False] * len(candidates)
+    centres = np.array([c.center for c in candidates])
+    sizes = np.array([c.glyph_size for c in candidates])
+    read_centres = np.array([r.candidate.center for r in reads])
+    read_sizes = np.array([r.candidate.glyph_size for r in reads])
+    distances = np.linalg.norm(centres[:, None, :] - read_centres[None, :, :], axis=2)
+    near = distances < CARD_PER_GLYPH * read_sizes[None, :]
+    tiny: list[bool] = []
+    for size, neighbours in zip(sizes, near, strict=True):
+        tiny.append(bool(neighbours.any() and size < DWARFED * np.median(read_sizes[neighbours])))
+    return tiny

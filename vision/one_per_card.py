@@ -1,0 +1,418 @@
+"""The last stage of the card reader: one observation per physical card.
+
+The index reads of a frame (:mod:`vision.glyph_reads`) are settled and merged: where the
+frame's own read and the closer look's read name one index the more confident stays; no
+ink blob serves two reads; a read much smaller than those around it is a picture fragment;
+reads on card backs, and court ranks read on cards that show centre pips, are dropped; a
+card's two corners, and one corner read twice, make one card; a whole-card outline holds
+one card; with one deck a name is reported sure once; whole jokers are found by their
+picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.closer_look import SAME_PLACE, dwarfed
+from vision.glyph_reads import IndexRead
+from vision.index_reader import CARD_PER_GLYPH, IndexCandidate
+from vision.light import LitFrame
+from vision.observations import CardObservation
+from vision.outline import Quad
+
+#: From one index to the opposite one, in the first index's upright frame: the slope
+#: (down over across) and the length in glyph sizes that decks from square-ish poker
+#: to narrow bridge cards give.
+DIAGONAL_SLOPE = (1.0, 2.2)
+DIAGONAL_GLYPHS = (7.0, 17.0)
+#: Card width over card height.
+CARD_ASPECT = 0.68
+#: Index centre from the card's corner, as fractions of card (width, height).
+INDEX_OFFSET = (0.09, 0.13)
+#: Joker pictures (upright cards, grey) that whole-card outlines are compared with.
+JOKER_TEMPLATES = Path(__file__).parent / "data" / "jokers.npz"
+#: Size (width, height) of the grey card image compared with joker pictures.
+JOKER_SIZE = (36, 52)
+#: Smallest normalised correlation with a joker picture that counts as a joker.
+JOKER_MATCH = 0.5
+#: Smallest share of blank face a joker has (card backs are patterned all over).
+JOKER_WHITE = 0.55
+#: A whole card with less blank face than this is a back (the CC0 backs have about 0.4,
+#: court cards 0.6, number cards 0.8): what looks like an index on it is pattern.
+BACK_WHITE = 0.5
+#: Window (pixels at ``JOKER_SIZE``) over which blank face is compared with the brightest,
+#: and the share of the card's brightest below which nothing counts as blank.
+BLANK_WINDOW = 9
+BLANK_FLOOR = 0.35
+#: Blur (pixels at ``JOKER_SIZE``) so line drawings still match after a slight misfit.
+JOKER_BLUR = 1.5
+JOKER = "JK"
+#: Size (width, height) of the grey upright card image whose centre pips are counted.
+PIP_CARD_SIZE = (60, 88)
+#: The part of that image (x and y ranges, fractions) that holds the centre pips and no
+#: corner index.
+PIP_AREA = ((0.19, 0.81), (0.07, 0.93))
+#: Pip ink is darker than this fraction of the card's blank face.
+PIP_DARK = 0.6
+#: Pips of one card are within these factors of their median area (pixels at
+#: ``PIP_CARD_SIZE``, smaller specks ignored); anything else is a picture.
+PIP_AREAS = (0.4, 2.0)
+PIP_SPECK = 4
+COURT_RANKS = frozenset("JQK")
+
+
+def index_reads(reads: Sequence[IndexRead]) -> list[IndexRead]:
+    """The reads of a frame settled: no ink blob in two reads (the most confident keep
+    theirs), no picture fragments (much smaller than the reads around them,
+    :func:`vision.closer_look.dwarfed`)."""
+    reads = exclusive_reads(reads)
+    tiny = dwarfed([r.candidate for r in reads], reads)
+    return [read for read, fragment in zip(reads, tiny, strict=True) if not fragment]
+
+
+def cards_of(
+    lit: LitFrame,
+    reads: Sequence[IndexRead],
+    outlines: Sequence[Quad],
+    jokers: np.ndarray,
+    one_deck: bool,
+    sure_level: float,
+) -> list[CardObservation]:
+    """The observations of a frame whose settled index reads are ``reads``: backs and centre
+    pips checked, corners merged, fitted to the ``outlines``, the one-deck rule (with
+    ``one_deck``), observations under ``sure_level`` marked unsure, and the whole jokers
+    (``jokers``: :func:`joker_templates`)."""
+    pictures = card_images(lit.grey, outlines)
+    backs = [
+        quad
+        for quad, picture in zip(outlines, pictures, strict=True)
+        if white_share(picture) < BACK_WHITE
+    ]
+    reads = [r for r in reads if not any(inside_quad(r.candidate.center, q) for q in backs)]
+    reads = pip_checked(lit.grey, reads, outlines)
+    cards = one_per_outline(merge_corners(reads), outlines)
+    if one_deck:
+        cards = once_per_name(cards)
+    cards = [replace(card, unsure=True) if card.confidence < sure_level else card for card in cards]
+    return cards + find_jokers(outlines, pictures, reads, jokers)
+
+
+def find_jokers(
+    outlines: Sequence[Quad],
+    pictures: Sequence[np.ndarray],
+    reads: Sequence[IndexRead],
+    jokers: np.ndarray,
+) -> list[CardObservation]:
+    """Whole cards (outline visible, no index among ``reads``, mostly blank face) whose
+    picture matches one of ``jokers`` (the shipped pictures are those of the two CC0
+    designs). ``pictures`` are the :func:`card_images` of the ``outlines``."""
+    found: list[CardObservation] = []
+    for quad, picture in zip(outlines, pictures, strict=True):
+        if any(inside_quad(r.candidate.center, quad) for r in reads):
+            continue
+        score = joker_score(picture, jokers)
+        if score >= JOKER_MATCH and white_share(picture) >= JOKER_WHITE:
+            centre = np.mean(quad, axis=0)
+            point = (float(centre[0]), float(centre[1]))
+            found.append(CardObservation(JOKER, point, point, score, corners=quad))
+    return found
+
+
+def once_per_name(cards: Sequence[CardObservation]) -> list[CardObservation]:
+    """One deck: the most confident observation of each name stays, every other one of that
+    name is kept but marked unsure (one of them is a misread, and it need not be the less
+    confident one, so none is dropped)."""
+    kept: set[str] = set()
+    result: list[CardObservation] = []
+    for card in sorted(cards, key=lambda seen: -seen.confidence):
+        result.append(replace(card, unsure=True) if card.card in kept else card)
+        kept.add(card.card)
+    return result
+
+
+def card_images(image: np.ndarray, outlines: Sequence[Quad]) -> list[np.ndarray]:
+    """The card inside each outline as a small grey image (upright or upside down), from
+    ``image`` (grey or BGR)."""
+    if not outlines:
+        return []
+    width, height = JOKER_SIZE
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    grey = grey_of(image)
+    return [
+        cv2.warpPerspective(
+            grey,
+            cv2.getPerspectiveTransform(np.array(quad, np.float32), target),
+            JOKER_SIZE,
+            flags=cv2.INTER_AREA,
+        )
+        for quad in outlines
+    ]
+
+
+def grey_of(image: np.ndarray) -> np.ndarray:
+    """``image`` in grey (as it is if it is grey already)."""
+    return image if image.ndim == 2 else np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+
+
+def white_share(card_grey: np.ndarray) -> float:
+    """The share of a card image that is blank card face: near the brightest of its
+    surroundings (``BLANK_WINDOW`` pixels), so a shadow across the card does not make the
+    shaded half count as print, and not in the dark (under ``BLANK_FLOOR`` of the card's
+    brightest)."""
+    local = cv2.dilate(card_grey, np.ones((BLANK_WINDOW, BLANK_WINDOW), np.uint8))
+    bright = float(np.percentile(card_grey, 95))
+    return float(np.mean((card_grey >= 0.8 * local) & (local >= BLANK_FLOOR * bright)))
+
+
+def joker_score(card_grey: np.ndarray, templates: np.ndarray) -> float:
+    """Best normalised correlation of a card image with the joker pictures
+    (:func:`joker_templates`), either way up."""
+    if len(templates) == 0:
+        return 0.0
+    card = cv2.GaussianBlur(card_grey.astype(np.float32), (0, 0), JOKER_BLUR)
+    scores = [
+        float(cv2.matchTemplate(view, template, cv2.TM_CCOEFF_NORMED)[0, 0])
+        for view in (card, card[::-1, ::-1].copy())
+        for template in templates
+    ]
+    return max(scores)
+
+
+def joker_templates() -> np.ndarray:
+    """The shipped joker pictures, (n, height, width) grey, blurred by ``JOKER_BLUR`` as
+    :func:`joker_score` compares them; none if the file is absent."""
+    if not JOKER_TEMPLATES.is_file():
+        return np.zeros((0, JOKER_SIZE[1], JOKER_SIZE[0]), np.float32)
+    with np.load(JOKER_TEMPLATES) as data:
+        pictures = np.asarray(data["jokers"])
+    return np.array(
+        [cv2.GaussianBlur(p.astype(np.float32), (0, 0), JOKER_BLUR) for p in pictures], np.float32
+    )
+
+
+def exclusive_reads(reads: Sequence[IndexRead]) -> list[IndexRead]:
+    """The most confident reads such that no ink blob is used by two of them."""
+    used: set[int] = set()
+    kept: list[IndexRead] = []
+    for read in sorted(reads, key=lambda r: (-r.reading.confidence, -len(r.candidate.rank_blobs))):
+        blobs = {*read.candidate.rank_blobs, read.candidate.suit_blob}
+        if used & blobs:
+            continue
+        used |= blobs
+        kept.append(read)
+    return kept
+
+
+def estimated_card_centre(candidate: IndexCandidate) -> tuple[float, float]:
+    """Where the card's centre is, judging from one corner index and its size."""
+    card_height = CARD_PER_GLYPH * candidate.glyph_size
+    card_width = CARD_ASPECT * card_height
+    (up_x, up_y), (x, y) = candidate.up, candidate.center
+    right_x, right_y = -up_y, up_x
+    down, across = 0.5 - INDEX_OFFSET[1], 0.5 - INDEX_OFFSET[0]
+    return (
+        x - up_x * card_height * down + right_x * card_width * across,
+        y - up_y * card_height * down + right_y * card_width * across,
+    )
+
+
+def estimated_outline(candidate: IndexCandidate) -> Quad:
+    """The card's outline judged from one corner index: clockwise from the index's corner.
+
+    >>> from vision.index_reader import IndexCandidate
+    >>> corner = IndexCandidate((10.0, 10.0), (10.0, 20.0), (0.0, -1.0), 10.0, 6.0,
+    ...                         np.zeros(1), np.zeros(1), 0.0, (1,), 2)
+    >>> [tuple(round(v, 1) for v in point) for point in estimated_outline(corner)]
+    [(3.0, 0.0), (81.2, 0.0), (81.2, 115.0), (3.0, 115.0)]
+    """
+    card_height = CARD_PER_GLYPH * candidate.glyph_size
+    card_width = CARD_ASPECT * card_height
+    (up_x, up_y), (x, y) = candidate.up, candidate.center
+    right_x, right_y = -up_y, up_x
+    first_x = x - right_x * card_width * INDEX_OFFSET[0] + up_x * card_height * INDEX_OFFSET[1]
+    first_y = y - right_y * card_width * INDEX_OFFSET[0] + up_y * card_height * INDEX_OFFSET[1]
+    second = (first_x + right_x * card_width, first_y + right_y * card_width)
+    third = (second[0] - up_x * card_height, second[1] - up_y * card_height)
+    return (
+        (first_x, first_y),
+        second,
+        third,
+        (first_x - up_x * card_height, first_y - up_y * card_height),
+    )
+
+
+def pip_checked(
+    image: np.ndarray, reads: Sequence[IndexRead], outlines: Sequence[Quad]
+) -> list[IndexRead]:
+    """``reads`` without those of a court rank (J, Q, K) inside a whole card (outline)
+    that shows 2-10 centre pips in ``image`` (grey or BGR): a far camera's 6-9 px "10"
+    can look like a J, while its 6-8 px pips are plain. (Number ranks are not checked
+    against the count: two pips blurred into one made an 8 count 7.)"""
+    grey = grey_of(image)
+    counts: dict[int, int | None] = {}
+    kept: list[IndexRead] = []
+    for read in reads:
+        holder = next(
+            (n for n, quad in enumerate(outlines) if inside_quad(read.candidate.center, quad)),
+            None,
+        )
+        if holder is not None and holder not in counts:
+            counts[holder] = centre_pips(grey, outlines[holder])
+        pips = counts.get(holder) if holder is not None else None
+        if pips is None or read.reading.rank not in COURT_RANKS:
+            kept.append(read)
+    return kept
+
+
+def centre_pips(image: np.ndarray, quad: Quad) -> int | None:
+    """How many centre pips the whole card ``quad`` shows in ``image`` (grey or BGR): 2-10,
+    or None if its middle holds anything else (a picture: court cards, jokers; one big pip:
+    aces; nothing)."""
+    corners = np.array(quad, np.float32)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    if sides[0] > sides[1]:
+        corners = np.roll(corners, -1, axis=0)
+    width, height = PIP_CARD_SIZE
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    card = cv2.warpPerspective(
+        grey_of(image),
+        cv2.getPerspectiveTransform(corners, target),
+        PIP_CARD_SIZE,
+        flags=cv2.INTER_AREA,
+    )
+    (x0, x1), (y0, y1) = PIP_AREA
+    middle = card[int(y0 * height) : int(y1 * height), int(x0 * width) : int(x1 * width)]
+    dark = (middle < PIP_DARK * np.percentile(card, 95)).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(dark)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    areas = areas[areas >= PIP_SPECK]
+    if not 2 <= len(areas) <= 10:
+        return None
+    median = float(np.median(areas))
+    if (areas < PIP_AREAS[0] * median).any() or (areas > PIP_AREAS[1] * median).any():
+        return None
+    return len(areas)
+
+
+def one_per_outline(
+    cards: Sequence[CardObservation], outlines: Sequence[Quad]
+) -> list[CardObservation]:
+    """Cards fitted to the measured outlines that hold their index: one card per outline.
+
+    An outline holds a single card, so when two names were read inside one (a
+    misread corner), the more confident name stays and its confidence drops.
+    """
+    kept: list[CardObservation] = []
+    claimed: dict[int, int] = {}
+    for card in sorted(cards, key=lambda seen: -seen.confidence):
+        for number, quad in enumerate(outlines):
+            if cv2.pointPolygonTest(np.array(quad, np.float32), card.index, False) < 0:
+                continue
+            if number in claimed:
+                owner = kept[claimed[number]]
+                doubt = 1.0 - card.confidence / 2 if card.card != owner.card else 1.0
+                kept[claimed[number]] = replace(owner, confidence=owner.confidence * doubt)
+                break
+            centre = np.mean(quad, axis=0)
+            claimed[number] = len(kept)
+            kept.append(replace(card, center=(float(centre[0]), float(centre[1])), corners=quad))
+            break
+        else:
+            kept.append(card)
+    return kept
+
+
+def same_cards(reads: Sequence[IndexRead]) -> np.ndarray:
+    """``[i, j]``: whether ``reads[j]`` can be on the card of ``reads[i]``: one index read
+    twice (within ``SAME_PLACE`` of the first's glyph size, whatever the names: a spot holds
+    one index), the same name read twice within two glyph sizes, or the card's opposite
+    corner (:func:`opposite_corners`; of one rank: a suit misread at one corner still
+    makes one card)."""
+    centres = np.array([r.candidate.center for r in reads], np.float64).reshape(-1, 2)
+    glyphs = np.array([r.candidate.glyph_size for r in reads], np.float64)
+    ups = np.array([r.candidate.up for r in reads], np.float64).reshape(-1, 2)
+    ranks = np.array([r.reading.rank for r in reads])
+    names = np.array([r.card for r in reads])
+    gaps = np.linalg.norm(centres[None, :, :] - centres[:, None, :], axis=2)
+    same_rank = ranks[:, None] == ranks[None, :]
+    twice = (names[:, None] == names[None, :]) & (gaps <= 2 * glyphs[:, None])
+    opposite = opposite_corners(centres, ups, glyphs)
+    return (gaps <= SAME_PLACE * glyphs[:, None]) | (same_rank & (twice | opposite))  # type: ignore[no-any-return]
+
+
+def opposite_corners(centres: np.ndarray, ups: np.ndarray, glyphs: np.ndarray) -> np.ndarray:
+    """``[i, j]``: whether index ``j`` faces the other way from ``i`` where the diagonally
+    opposite index of ``i``'s card would be, allowing for decks of different proportions.
+
+    >>> opposite_corners(np.array([[0.0, 0], [60, 100]]), np.array([[0.0, -1], [0, 1]]),
+    ...                  np.array([10.0, 10]))
+    array([[False,  True],
+           [ True, False]])
+    """
+    offsets = centres[None, :, :] - centres[:, None, :]
+    up_x, up_y = ups[:, 0:1], ups[:, 1:2]
+    across = offsets[:, :, 1] * up_x - offsets[:, :, 0] * up_y
+    down = -(offsets[:, :, 0] * up_x + offsets[:, :, 1] * up_y)
+    size = np.maximum(glyphs[:, None], glyphs[None, :])
+    length = np.hypot(across, down)
+    return (  # type: ignore[no-any-return]
+        (ups @ ups.T <= -0.8)
+        & (across > 0)
+        & (DIAGONAL_SLOPE[0] * across < down)
+        & (down < DIAGONAL_SLOPE[1] * across)
+        & (DIAGONAL_GLYPHS[0] * size < length)
+        & (length < DIAGONAL_GLYPHS[1] * size)
+    )
+
+
+def merge_corners(reads: Sequence[IndexRead]) -> list[CardObservation]:
+    """Group reads that fit on one card into one observation each (the best read names it):
+    each read, the most confident first, joins the first group whose best read it can share
+    a card with (:func:`same_cards`)."""
+    ordered = sorted(reads, key=lambda r: -r.reading.confidence)
+    fits = same_cards(ordered)
+    heads: list[int] = []
+    groups: list[list[IndexRead]] = []
+    for position, read in enumerate(ordered):
+        joined = np.flatnonzero(fits[heads, position]) if heads else np.zeros(0, np.int64)
+        if len(joined):
+            groups[int(joined[0])].append(read)
+        else:
+            heads.append(position)
+            groups.append([read])
+    return [observation_of(group) for group in groups]
+
+
+def observation_of(group: Sequence[IndexRead]) -> CardObservation:
+    """The observation of one card from its reads, the most confident first."""
+    best = group[0]
+    agreeing = [r for r in group if r.card == best.card]
+    if len(agreeing) >= 2:
+        centre = tuple(np.mean([r.candidate.center for r in agreeing[:2]], axis=0).tolist())
+        miss = 1.0
+        for read in agreeing[:2]:
+            miss *= 1.0 - read.reading.confidence
+        confidence = 1.0 - miss
+    else:
+        centre = estimated_card_centre(best.candidate)
+        confidence = best.reading.confidence
+    for other in group:
+        if other.card != best.card:
+            confidence *= 1.0 - other.reading.confidence / 2
+    return CardObservation(
+        card=best.card,
+        center=(float(centre[0]), float(centre[1])),
+        index=best.candidate.center,
+        confidence=float(confidence),
+        corners=estimated_outline(best.candidate),
+    )
+
+
+def inside_quad(point: tuple[float, float], quad: Quad) -> bool:
+    """Whether ``point`` lies inside the outline ``quad``."""
+    return cv2.pointPolygonTest(np.array(quad, np.float32), point, False) >= 0
