@@ -46,6 +46,7 @@ from vision.imageio import read_image
 from vision.observations import CardObservation
 from vision.pipeline import STAGES
 from vision.scenes.synthetic import CARD_CM, FIELD_OF_VIEW, FaceLibrary, Scene, SceneBuilder
+from vision.scenes.textures import Kind, Tone
 from vision.training.glyphs import build_model, examples_per_card, model_without
 
 CARDS = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards"
@@ -59,6 +60,15 @@ TABLE_SIZE = (1920, 1080)
 TABLE_CARD_PX = 70.0
 TABLE_SCENES = 8
 TABLE_CARDS = 8
+#: The pale-table sample: white and pale surfaces (as bright as card white in some
+#: channel), scenes per surface and cards per scene, camera 40-55 cm above.
+PALE_SURFACES: tuple[tuple[Kind, Tone], ...] = (
+    ("cloth", "pale"),
+    ("wood", "pale"),
+    ("cork", "pale"),
+)
+PALE_SCENES = 4
+PALE_CARDS = 4
 #: Camera height bands (cm) the synthetic sample is drawn from.
 BANDS = ((40.0, 55.0), (55.0, 80.0))
 #: Drawings per taught photo: as many as the shipped model draws per face.
@@ -144,6 +154,41 @@ def whole_table_scenes(cards_dir: Path = CARDS) -> list[Scene]:
     return scenes
 
 
+def pale_table_scenes(cards_dir: Path = CARDS) -> list[Scene]:
+    """The fixed sample of cards on white and pale tables: ``PALE_SCENES`` scenes of
+    ``PALE_CARDS`` cards per surface of ``PALE_SURFACES``, drawn from all 52 (seeded)."""
+    faces = FaceLibrary(cards_dir / "faces-cc0")
+    names = [str(card) for card in standard_deck()]
+    rng = np.random.default_rng(3003)
+    scenes = []
+    for number, surface in enumerate(PALE_SURFACES):
+        builder = SceneBuilder(300 + number, faces)
+        for _ in range(PALE_SCENES):
+            cards = [str(name) for name in rng.choice(names, PALE_CARDS, replace=False)]
+            height_cm = float(rng.uniform(*BANDS[0]))
+            scenes.append(builder.build(cards, surface=surface, height_cm=height_cm))
+    return scenes
+
+
+def outline_figures(recognizer: CardRecognizer) -> None:
+    """Print how many whole cards on pale tables get their outline (the card outlines
+    stage), and how many cards of the cloth and wood the far sample lies on."""
+    for name, scenes in (("pale tables", pale_table_scenes()), ("40-55 cm", far_scenes(*BANDS[0]))):
+        whole = outlined = 0
+        for scene in scenes:
+            outlines = recognizer.read(scene.image).outlines
+            for card in scene.cards:
+                if card.visible_fraction < 1:
+                    continue
+                whole += 1
+                centre = np.mean(card.corners, axis=0)
+                reach = 0.25 * float(np.linalg.norm(np.subtract(card.corners[2], card.corners[1])))
+                outlined += any(
+                    np.linalg.norm(np.mean(quad, axis=0) - centre) < reach for quad in outlines
+                )
+        print(f"cards: whole-card outlines found, synthetic {name}: {outlined}/{whole}")
+
+
 def cpu_ms(action: Callable[[], object], repeats: int) -> tuple[float, float]:
     """(best, median) process CPU time of ``action`` in milliseconds."""
     best, median, _ = cpu_and_wall_ms(action, repeats)
@@ -210,6 +255,7 @@ def sources() -> dict[str, list[Shot]]:
             far_scenes(low_cm, high_cm)
         )
     found["synthetic whole table 1080p"] = synthetic_shots(whole_table_scenes())
+    found["synthetic pale table 40-55 cm"] = synthetic_shots(pale_table_scenes())
     for augmentation in AUGMENTATIONS:
         for name in ("photos-single", "photos-deals", "photos-webcam-felt"):
             found[f"{name}+{augmentation}"] = augmented(real[name], augmentation)
@@ -271,6 +317,7 @@ def measure() -> None:
         + f" ms; load average {os.getloadavg()[0]:.1f}"
     )
     stage_figures(recognizer, frames)
+    outline_figures(recognizer)
     tracking_figures(recognizer, frames[0])
 
 

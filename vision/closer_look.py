@@ -148,7 +148,24 @@ def dwarfed(candidates: Sequence[IndexCandidate], reads: Sequence[IndexRead]) ->
     read_sizes = np.array([r.candidate.glyph_size for r in reads])
     distances = np.linalg.norm(centres[:, None, :] - read_centres[None, :, :], axis=2)
     near = distances < CARD_PER_GLYPH * read_sizes[None, :]
-    tiny: list[bool] = []
-    for size, neighbours in zip(sizes, near, strict=True):
-        tiny.append(bool(neighbours.any() and size < DWARFED * np.median(read_sizes[neighbours])))
-    return tiny
+    typical = masked_medians(read_sizes, near)
+    return (near.any(axis=1) & (sizes < DWARFED * typical)).tolist()  # type: ignore[no-any-return]
+
+
+def masked_medians(values: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Per row of the boolean ``chosen``, the median of the ``values`` it picks (as
+    ``np.median`` gives it; 0 for a row that picks none), all rows at once.
+
+    >>> masked_medians(np.array([5.0, 1, 3, 8]),
+    ...                np.array([[True, True, True, False], [True, False, True, True],
+    ...                          [False] * 4]))
+    array([3., 5., 0.])
+    """
+    order = np.argsort(values, kind="stable")
+    ranked, picked = values[order], chosen[:, order]
+    counts = picked.sum(axis=1)
+    seen = np.cumsum(picked, axis=1)
+    low = np.argmax(seen >= (counts[:, None] + 1) // 2, axis=1)
+    high = np.argmax(seen >= counts[:, None] // 2 + 1, axis=1)
+    medians = np.where(counts % 2 == 1, ranked[low], (ranked[low] + ranked[high]) / 2)
+    return np.where(counts > 0, medians, 0.0)

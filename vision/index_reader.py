@@ -1,4 +1,5 @@
-"""Find corner indices (a rank glyph with its suit pip below) anywhere in a frame.
+"""Find corner indices (a rank glyph with its suit pip below) anywhere in a frame: the
+index-candidate stage of the card reader (:mod:`vision.pipeline`, :func:`index_candidates`).
 
 The reader works on ink, not on card outlines, so a card of which only a corner
 shows is read as well as a whole one:

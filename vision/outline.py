@@ -25,6 +25,16 @@ CARD_ASPECT = 1.4
 ASPECT_RANGE = (1.0, 1.85)
 #: Smallest card area as a fraction of the frame.
 MIN_AREA_FRACTION = 0.002
+#: A card-white region larger than this share of the frame is no card but the table: a
+#: white or pale table, on which cards are looked for by their edges too.
+TABLE_SHARE = 0.6
+#: Canny thresholds for card edges on a pale table (blurred darkest channel), and the gap
+#: (pixels) in an edge that is closed before the regions it encloses are taken.
+EDGE_LEVELS = (8, 24)
+EDGE_GAP = 3
+#: An edge-found outline must be card white (the white mask) for at least this share: a
+#: card on a pale table is, dark cloth framed by edges is not.
+EDGE_WHITE = 0.5
 
 
 def card_white_mask(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) -> np.ndarray:
@@ -78,19 +88,69 @@ def find_card_outlines(frame_bgr: np.ndarray, darkest: np.ndarray | None = None)
     ``cv2.getPerspectiveTransform`` onto ``[(0, 0), (w, 0), (w, h), (0, h)]``
     with ``h > w`` gives the card upright or upside down (which of the two is
     for the caller to settle, e.g. from the index).
+
+    On a white or pale table (a "card white" region larger than ``TABLE_SHARE`` of the
+    frame: the table itself) the cards are also looked for by their edges
+    (:func:`edge_outlines`).
     """
+    darkest = darkest_channel(frame_bgr) if darkest is None else darkest
     mask = card_white_mask(frame_bgr, darkest)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    # Outer boundaries of every white region, also of cards lying on a cloth that lies on a
-    # white table (islands inside a hole of the table's region).
+    outlines, pale_table = quads_in(mask)
+    if pale_table:
+        outlines += [
+            quad
+            for quad in edge_outlines(darkest)
+            if white_share(mask, quad) >= EDGE_WHITE
+            and not any(inside(np.mean(quad, axis=0), other) for other in outlines)
+        ]
+    return outlines
+
+
+def white_share(mask: np.ndarray, quad: Quad) -> float:
+    """The share of the pixels inside ``quad`` that the 0/255 ``mask`` marks.
+
+    >>> mask = np.zeros((20, 20), np.uint8)
+    >>> mask[:, :10] = 255
+    >>> white_share(mask, ((0.0, 0.0), (19.0, 0.0), (19.0, 19.0), (0.0, 19.0)))
+    0.5
+    """
+    corners = np.round(np.array(quad)).astype(np.int32)
+    x, y, width, height = cv2.boundingRect(corners)
+    area = mask[y : y + height, x : x + width]
+    chosen = np.zeros(area.shape, np.uint8)
+    cv2.fillConvexPoly(chosen, corners - (x, y), 255)
+    covered = int(np.count_nonzero(chosen))
+    return int(np.count_nonzero(cv2.bitwise_and(area, chosen))) / max(1, covered)
+
+
+def edge_outlines(darkest: np.ndarray) -> list[Quad]:
+    """Outlines of cards on a table as white as they are: the regions that the frame's edges
+    (Canny on the blurred darkest channel, ``EDGE_LEVELS``, closed by ``EDGE_GAP`` pixels)
+    enclose, where they are card-shaped quadrilaterals."""
+    blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
+    edges = cv2.Canny(blurred, *EDGE_LEVELS)
+    edges = cv2.dilate(edges, np.ones((EDGE_GAP, EDGE_GAP), np.uint8))
+    outlines, _ = quads_in(cv2.bitwise_not(edges))
+    return outlines
+
+
+def quads_in(mask: np.ndarray) -> tuple[list[Quad], bool]:
+    """The card-shaped quadrilaterals among the regions of the 0/255 ``mask`` (outer
+    boundaries of every region, also of islands inside another region's holes: cards on a
+    cloth that lies on a white table), and whether a region covers more than
+    ``TABLE_SHARE`` of the frame (the table itself)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    frame_area = frame_bgr.shape[0] * frame_bgr.shape[1]
+    height, width = mask.shape
+    frame_area = height * width
     outlines: list[Quad] = []
+    table = False
     for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=True):
         if links[3] >= 0:
             continue
         area = cv2.contourArea(contour)
-        if area < MIN_AREA_FRACTION * frame_area or area > 0.6 * frame_area:
+        table = table or area > TABLE_SHARE * frame_area
+        if area < MIN_AREA_FRACTION * frame_area or area > TABLE_SHARE * frame_area:
             continue
         hull = cv2.convexHull(contour)
         if area < 0.9 * cv2.contourArea(hull):
@@ -99,7 +159,7 @@ def find_card_outlines(frame_bgr: np.ndarray, darkest: np.ndarray | None = None)
         if len(corners) != 4:
             continue
         quad = order_quad(corners)
-        if touches_border(quad, frame_bgr.shape[1], frame_bgr.shape[0]):
+        if touches_border(quad, width, height):
             continue
         if area < 0.9 * cv2.contourArea(np.array(quad, np.float32)):
             continue
@@ -107,4 +167,10 @@ def find_card_outlines(frame_bgr: np.ndarray, darkest: np.ndarray | None = None)
         long = side(quad, 1) + side(quad, 3)
         if ASPECT_RANGE[0] <= long / max(short, 1e-6) <= ASPECT_RANGE[1]:
             outlines.append(quad)
-    return outlines
+    return outlines, table
+
+
+def inside(point: np.ndarray, quad: Quad) -> bool:
+    """Whether ``point`` (x, y) lies inside ``quad``."""
+    polygon = np.array(quad, np.float32)
+    return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0

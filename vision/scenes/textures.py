@@ -1,4 +1,4 @@
-"""Procedural table surfaces for synthetic scenes: wood, cloth and cork, light or dark.
+"""Procedural table surfaces for synthetic scenes: wood, cloth and cork, light or dark, or pale.
 
 Everything is generated from a numpy random generator (no image files), at half
 resolution and scaled up, so a 1280x720 surface takes a few milliseconds.
@@ -24,8 +24,10 @@ Array = NDArray[Any]
 """A numpy array as OpenCV returns it (its dtype is not tracked by the stubs)."""
 
 Kind = Literal["wood", "cloth", "cork"]
-Tone = Literal["light", "dark"]
+Tone = Literal["light", "dark", "pale"]
 KINDS: tuple[Kind, ...] = ("wood", "cloth", "cork")
+#: The tones scenes draw at random; ``"pale"`` (a white tablecloth, pale wood: as bright as
+#: card white in some channel) only when asked for.
 TONES: tuple[Tone, ...] = ("light", "dark")
 
 # Base and grain colours (BGR) of each surface; light surfaces stay well below card white.
@@ -36,6 +38,9 @@ _PALETTE: dict[tuple[str, str], tuple[tuple[int, int, int], tuple[int, int, int]
     ("cloth", "dark"): ((45, 100, 30), (30, 75, 20)),
     ("cork", "light"): ((110, 160, 195), (60, 100, 140)),
     ("cork", "dark"): ((50, 75, 100), (25, 40, 60)),
+    ("wood", "pale"): ((200, 224, 240), (170, 200, 222)),
+    ("cloth", "pale"): ((238, 240, 242), (222, 226, 230)),
+    ("cork", "pale"): ((190, 215, 235), (160, 190, 215)),
 }
 
 
@@ -91,7 +96,9 @@ _PATTERNS = {"wood": _wood, "cloth": _cloth, "cork": _cork}
 def table_texture(kind: Kind, tone: Tone, size: tuple[int, int], rng: np.random.Generator) -> Array:
     """A ``size`` (width, height) BGR table surface of ``kind`` and ``tone``."""
     if (kind, tone) not in _PALETTE:
-        raise ValueError(f"unknown table surface {kind!r}/{tone!r}: kinds {KINDS}, tones {TONES}")
+        raise ValueError(
+            f"unknown table surface {kind!r}/{tone!r}: kinds {KINDS}, tones {(*TONES, 'pale')}"
+        )
     width, height = size
     half = (max(2, height // 2), max(2, width // 2))
     pattern = _PATTERNS[kind](half, rng)

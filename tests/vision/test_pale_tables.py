@@ -1,0 +1,61 @@
+"""Cards on white and pale tables: outlined by their edges where card white is the table's too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards import CardRecognizer
+from vision.imageio import read_image
+from vision.outline import Quad, card_white_mask, find_card_outlines, quads_in
+from vision.scenes.synthetic import FaceLibrary, Scene, SceneBuilder
+from vision.scenes.textures import Kind, Tone
+
+CARDS = ["9c", "Kd", "4h", "Qs"]
+
+
+def pale_scene(shared_data: Path, surface: tuple[Kind, Tone], seed: int) -> Scene:
+    faces = FaceLibrary(shared_data / "cards" / "faces-cc0")
+    return SceneBuilder(seed, faces).build(CARDS, surface=surface, height_cm=45.0, glare=False)
+
+
+def outlined(scene: Scene, outlines: list[Quad]) -> int:
+    """How many of the scene's cards an outline fits, every corner within 10 px of the truth
+    (rounded card corners put a fitted quad about 5-8 px inside them)."""
+    count = 0
+    for card in scene.cards:
+        truth = np.array(card.corners)
+        for quad in outlines:
+            gaps = np.linalg.norm(truth[:, None, :] - np.array(quad)[None, :, :], axis=2)
+            if (gaps.min(axis=1) < 10).all():
+                count += 1
+                break
+    return count
+
+
+@pytest.mark.parametrize(("surface", "seed"), [(("cloth", "pale"), 11), (("wood", "pale"), 12)])
+def test_cards_on_a_pale_table_are_outlined_by_their_edges(
+    shared_data: Path, surface: tuple[Kind, Tone], seed: int
+) -> None:
+    scene = pale_scene(shared_data, surface, seed)
+    darkest = scene.image.min(axis=2)
+    white = cv2.morphologyEx(
+        card_white_mask(scene.image, darkest), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)
+    )
+    by_white, pale = quads_in(white)
+    assert pale
+    outlines = find_card_outlines(scene.image)
+    assert outlined(scene, outlines) >= 3 > outlined(scene, by_white)
+    names = {card.card for card in CardRecognizer().recognize(scene.image) if not card.unsure}
+    assert len(names & set(CARDS)) >= 3
+
+
+def test_a_card_on_a_coloured_table_gets_one_outline(shared_data: Path) -> None:
+    photo = read_image(shared_data / "cards" / "photos-misc" / "2c-webcam-topdown-green.png")
+    [quad] = find_card_outlines(photo)
+    assert 1.2 < np.linalg.norm(np.subtract(quad[2], quad[1])) / np.linalg.norm(
+        np.subtract(quad[1], quad[0])
+    ) < 1.7
