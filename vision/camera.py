@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import os
 import time
 from abc import abstractmethod
@@ -44,6 +45,7 @@ from companion.engine.clock import Clock
 from companion.engine.events import Event
 from companion.errors import DeviceError
 
+LOG = logging.getLogger(__name__)
 Image = npt.NDArray[Any]
 """A frame: height x width x 3, BGR, uint8 (OpenCV's order)."""
 
@@ -54,6 +56,10 @@ VIDEO_SUFFIXES = frozenset({".mp4", ".avi", ".mkv", ".mov", ".m4v", ".webm", ".m
 DEFAULT_SIZE = (640, 480)
 #: The picamera2 controls that automatic exposure and white balance set, locked for a game.
 LOCKED_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains")
+#: Seconds the Pi camera's automatic exposure and white balance run after it opens (or after
+#: :meth:`Camera.recalibrate`) before they are locked: libcamera settles in well under a second
+#: of frames at a steady light.
+SETTLE_SECONDS = 2.0
 
 
 class EndOfReplay(DeviceError):
@@ -78,6 +84,10 @@ class Camera(Closing):
         so the picture does not drift during a game; returns the locked settings. Sources
         without automatic control (replays, OpenCV cameras here) have none to lock: ``{}``."""
         return {}
+
+    def recalibrate(self) -> None:
+        """Let automatic exposure and white balance run again (a new game, a lamp switched on,
+        zone calibration); a camera that locks them does so again once they have settled."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.description}>"
@@ -104,13 +114,24 @@ class Picamera2Camera(Camera):
     ``queue=False`` make every :meth:`read` wait for a frame that started after the call,
     never hand back one that sat in a queue. A camera that stalls (a loose ribbon cable)
     raises :class:`DeviceError` after ``frame_timeout`` seconds instead of hanging.
+
+    Exposure and white balance are automatic for ``settle_seconds`` (on ``clock``) after the
+    camera opens or :meth:`recalibrate` is called, then locked at what they settled on
+    (:meth:`lock_exposure`), so the picture does not drift during a game.
     """
 
     def __init__(
-        self, size: tuple[int, int] = DEFAULT_SIZE, camera_num: int = 0, frame_timeout: float = 2.0
+        self,
+        size: tuple[int, int] = DEFAULT_SIZE,
+        camera_num: int = 0,
+        frame_timeout: float = 2.0,
+        *,
+        settle_seconds: float = SETTLE_SECONDS,
+        clock: Clock = time.monotonic,
     ) -> None:
         self.description = f"picamera2 camera {camera_num} at {size[0]}x{size[1]}"
         self._frame_timeout = frame_timeout
+        self._settle_seconds, self._clock = settle_seconds, clock
         try:
             module = importlib.import_module("picamera2")
         except ImportError:
@@ -135,6 +156,7 @@ class Picamera2Camera(Camera):
             self._camera.close()  # release it, or the next attempt finds the camera busy
             raise DeviceError(f"cannot start Pi camera {camera_num} ({_one_line(error)})") from None
         self._open = True
+        self._lock_due: float | None = clock() + settle_seconds
 
     def read(self) -> Image:
         if not self._open:
@@ -150,20 +172,48 @@ class Picamera2Camera(Camera):
             raise DeviceError(
                 f"{self.description} stopped delivering frames ({_one_line(error)})"
             ) from None
+        if self._lock_due is not None and self._clock() >= self._lock_due:
+            try:
+                self.lock_exposure()
+            except DeviceError as error:  # frames still flow: play on with automatic control
+                LOG.warning("%s; exposure stays automatic", error)
+                self._lock_due = None
         return as_bgr(frame)
 
     def lock_exposure(self) -> dict[str, object]:
         """Turn automatic exposure and white balance off at the values they settled on
         (picamera2's frame metadata: ExposureTime, AnalogueGain, ColourGains)."""
+        self._lock_due = None
         try:
             metadata = self._camera.capture_metadata()
-            locked = {name: metadata[name] for name in LOCKED_CONTROLS}
+        except Exception as error:
+            raise DeviceError(
+                f"{self.description}: cannot lock exposure ({_one_line(error)})"
+            ) from None
+        missing = [name for name in LOCKED_CONTROLS if name not in metadata]
+        if missing:
+            raise DeviceError(
+                f"{self.description}: cannot lock exposure (no {', '.join(missing)} reported)"
+            )
+        locked = {name: metadata[name] for name in LOCKED_CONTROLS}
+        try:
             self._camera.set_controls({"AeEnable": False, "AwbEnable": False, **locked})
         except Exception as error:
             raise DeviceError(
                 f"{self.description}: cannot lock exposure ({_one_line(error)})"
             ) from None
         return locked
+
+    def recalibrate(self) -> None:
+        """Turn automatic exposure and white balance back on; they are locked again
+        ``settle_seconds`` later, at the first frame read after that."""
+        try:
+            self._camera.set_controls({"AeEnable": True, "AwbEnable": True})
+        except Exception as error:
+            raise DeviceError(
+                f"{self.description}: cannot restart automatic exposure ({_one_line(error)})"
+            ) from None
+        self._lock_due = self._clock() + self._settle_seconds
 
     def close(self) -> None:
         """Stop and release the camera; a camera already gone cannot refuse."""
@@ -343,13 +393,13 @@ def _cv2() -> Any:
 
 def _quietly(open_capture: Callable[[], Any]) -> Any:
     """Run ``open_capture`` with OpenCV's own warnings off: our error is the one line shown."""
-    logging = _cv2().utils.logging
-    level = logging.getLogLevel()
-    logging.setLogLevel(logging.LOG_LEVEL_ERROR)
+    cv_logging = _cv2().utils.logging
+    level = cv_logging.getLogLevel()
+    cv_logging.setLogLevel(cv_logging.LOG_LEVEL_ERROR)
     try:
         return open_capture()
     finally:
-        logging.setLogLevel(level)
+        cv_logging.setLogLevel(level)
 
 
 def _read_image(path: Path) -> Image:
@@ -390,14 +440,14 @@ def open_camera(
     spec = spec.strip()
     if spec == "auto":
         try:
-            return Picamera2Camera(size)
+            return Picamera2Camera(size, clock=clock)
         except DeviceError as pi_error:
             try:
                 return OpenCVCamera(0, size)
             except DeviceError as usb_error:
                 raise DeviceError(f"no camera found: {pi_error}; {usb_error}") from None
     if spec == "picamera2":
-        return Picamera2Camera(size)
+        return Picamera2Camera(size, clock=clock)
     if spec.isdigit():
         return OpenCVCamera(int(spec), size)
     if spec.startswith("/dev/"):

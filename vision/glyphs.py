@@ -15,10 +15,12 @@ model is built the same way from photos of the user's own deck.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -89,9 +91,86 @@ class Basis:
         return np.asarray((features - self.mean) @ self.axes, dtype=np.float32)
 
 
+class GlyphModel(ABC):
+    """Reads rank and suit of candidate indices: :meth:`read` is the reader's seam.
+
+    Two kinds: :class:`NeighbourModel` (a vote of labelled examples, what teaching a
+    deck builds) and :class:`NetModel` (a small network, the shipped model).
+    """
+
+    @abstractmethod
+    def rank_shares(self, ranks: np.ndarray, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank names (with ``REJECT``) and each candidate's share per name (rows sum to 1),
+        from the rank and suit features (one row per candidate)."""
+
+    @abstractmethod
+    def suit_shares(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Suit names and each candidate's share per name, from the suit features."""
+
+    @abstractmethod
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the model as a compressed ``.npz``."""
+
+    def read(self, candidates: Sequence[IndexCandidate]) -> list[IndexReading | None]:
+        """One reading per candidate, or ``None`` where it is not an index."""
+        if not candidates:
+            return []
+        suits = np.stack([c.suit_features for c in candidates])
+        ranks = np.stack([c.rank_features for c in candidates])
+        rank_names, rank_shares = self.rank_shares(ranks, suits)
+        best_rank = rank_shares.argmax(axis=1)
+        indices = [n for n, r in enumerate(best_rank) if rank_names[r] != REJECT]
+        readings: list[IndexReading | None] = [None] * len(candidates)
+        if not indices:
+            return readings
+        suit_names, suit_shares = self.suit_shares(suits[indices])
+        colour_fits = np.array(
+            [[name in allowed_suits(candidates[n].redness) for name in suit_names] for n in indices]
+        )
+        suit_shares = suit_shares * colour_fits
+        for row, n in enumerate(indices):
+            r, s = best_rank[n], int(suit_shares[row].argmax())
+            if suit_shares[row, s] > 0:
+                confidence = float(ONE_READ_TRUST * rank_shares[n, r] * suit_shares[row, s])
+                readings[n] = IndexReading(str(rank_names[r]), str(suit_names[s]), confidence)
+        return readings
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str] = DEFAULT_MODEL) -> GlyphModel:
+        """Read a model written by :meth:`save` (either kind)."""
+        try:
+            with np.load(path) as data:
+                if "rank_axes" not in data and "rank_layers" not in data:
+                    raise GlyphModelError(
+                        f"{path}: glyph model made for another reader version (no feature "
+                        "axes); teach the deck again"
+                    )
+                model: GlyphModel = (
+                    NetModel.from_arrays(data)
+                    if "rank_layers" in data
+                    else NeighbourModel.from_arrays(data)
+                )
+        except GlyphModelError:
+            raise
+        except (OSError, KeyError, ValueError) as error:
+            raise GlyphModelError(f"{path}: not a glyph model ({error})") from error
+        sizes = model.feature_sizes()
+        if sizes != (RANK_FEATURES, SUIT_FEATURES):
+            raise GlyphModelError(
+                f"{path}: glyph model made for another reader version (feature sizes {sizes}, "
+                f"expected {(RANK_FEATURES, SUIT_FEATURES)}); teach the deck again"
+            )
+        return model
+
+    @abstractmethod
+    def feature_sizes(self) -> tuple[int, int]:
+        """The rank and suit feature lengths the model reads."""
+
+
 @dataclass(frozen=True)
-class GlyphModel:
-    """Labelled example glyphs for ranks (with rejects) and suits, projected on their bases."""
+class NeighbourModel(GlyphModel):
+    """Labelled example glyphs for ranks (with rejects) and suits, projected on their bases,
+    read by a distance-weighted vote of the nearest ``NEIGHBOURS``."""
 
     rank_features: np.ndarray
     rank_labels: np.ndarray
@@ -107,7 +186,7 @@ class GlyphModel:
         rank_labels: np.ndarray,
         suit_features: np.ndarray,
         suit_labels: np.ndarray,
-    ) -> GlyphModel:
+    ) -> NeighbourModel:
         """The model of these examples (rows of reader features and their labels).
 
         Rejects beyond ``REJECT_EXAMPLES`` are replaced by a random sample of that many.
@@ -131,29 +210,13 @@ class GlyphModel:
             suit_basis,
         )
 
-    def read(self, candidates: Sequence[IndexCandidate]) -> list[IndexReading | None]:
-        """One reading per candidate, or ``None`` where it is not an index."""
-        if not candidates:
-            return []
-        ranks = self.rank_basis.project(np.stack([c.rank_features for c in candidates]))
-        rank_names, rank_shares = self.rank_votes.shares(ranks)
-        best_rank = rank_shares.argmax(axis=1)
-        indices = [n for n, r in enumerate(best_rank) if rank_names[r] != REJECT]
-        readings: list[IndexReading | None] = [None] * len(candidates)
-        if not indices:
-            return readings
-        suits = self.suit_basis.project(np.stack([candidates[n].suit_features for n in indices]))
-        suit_names, suit_shares = self.suit_votes.shares(suits)
-        colour_fits = np.array(
-            [[name in allowed_suits(candidates[n].redness) for name in suit_names] for n in indices]
-        )
-        suit_shares = suit_shares * colour_fits
-        for row, n in enumerate(indices):
-            r, s = best_rank[n], int(suit_shares[row].argmax())
-            if suit_shares[row, s] > 0:
-                confidence = float(ONE_READ_TRUST * rank_shares[n, r] * suit_shares[row, s])
-                readings[n] = IndexReading(str(rank_names[r]), str(suit_names[s]), confidence)
-        return readings
+    def rank_shares(self, ranks: np.ndarray, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The vote of the nearest rank examples (the suit features are not used)."""
+        return self.rank_votes.shares(self.rank_basis.project(ranks))
+
+    def suit_shares(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The vote of the nearest suit examples."""
+        return self.suit_votes.shares(self.suit_basis.project(suits))
 
     @cached_property
     def rank_votes(self) -> Neighbours:
@@ -164,6 +227,10 @@ class GlyphModel:
     def suit_votes(self) -> Neighbours:
         """The suit examples, ready for voting."""
         return Neighbours(self.suit_features, self.suit_labels)
+
+    def feature_sizes(self) -> tuple[int, int]:
+        """The rank and suit feature lengths the bases project."""
+        return self.rank_basis.axes.shape[0], self.suit_basis.axes.shape[0]
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the model as a compressed ``.npz`` (examples as float16)."""
@@ -180,34 +247,107 @@ class GlyphModel:
         )
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str] = DEFAULT_MODEL) -> GlyphModel:
-        """Read a model written by :meth:`save`."""
-        try:
-            with np.load(path) as data:
-                if "rank_axes" not in data:
-                    raise GlyphModelError(
-                        f"{path}: glyph model made for another reader version (no feature "
-                        "axes); teach the deck again"
-                    )
-                model = cls(
-                    data["rank_features"].astype(np.float32),
-                    data["rank_labels"],
-                    data["suit_features"].astype(np.float32),
-                    data["suit_labels"],
-                    Basis(data["rank_mean"], data["rank_axes"]),
-                    Basis(data["suit_mean"], data["suit_axes"]),
-                )
-        except GlyphModelError:
-            raise
-        except (OSError, KeyError, ValueError) as error:
-            raise GlyphModelError(f"{path}: not a glyph model ({error})") from error
-        sizes = (model.rank_basis.axes.shape[0], model.suit_basis.axes.shape[0])
-        if sizes != (RANK_FEATURES, SUIT_FEATURES):
-            raise GlyphModelError(
-                f"{path}: glyph model made for another reader version (feature sizes {sizes}, "
-                f"expected {(RANK_FEATURES, SUIT_FEATURES)}); teach the deck again"
-            )
-        return model
+    def from_arrays(cls, data: Mapping[str, np.ndarray]) -> NeighbourModel:
+        """The model from the arrays :meth:`save` wrote."""
+        return cls(
+            data["rank_features"].astype(np.float32),
+            data["rank_labels"],
+            data["suit_features"].astype(np.float32),
+            data["suit_labels"],
+            Basis(data["rank_mean"], data["rank_axes"]),
+            Basis(data["suit_mean"], data["suit_axes"]),
+        )
+
+
+@dataclass(frozen=True)
+class Network:
+    """A small fully connected network: standardised input, ReLU hidden layers, softmax out.
+
+    ``layers`` are (weights, bias) pairs; ``names`` label the outputs.
+    """
+
+    mean: np.ndarray
+    scale: np.ndarray
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+    names: np.ndarray
+    temperature: float = 1.0
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """The output layer before the softmax, one row per row of ``features``."""
+        values = (features - self.mean) / self.scale
+        for weights, bias in self.layers[:-1]:
+            values = np.maximum(values @ weights + bias, 0.0)
+        weights, bias = self.layers[-1]
+        return np.asarray(values @ weights + bias)
+
+    def shares(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The output names and each row's probabilities (softmax at ``temperature``)."""
+        logits = self.logits(features.astype(np.float32)) / self.temperature
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return self.names, exp / exp.sum(axis=1, keepdims=True)
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        """The network as named arrays (for :func:`numpy.savez`)."""
+        found = {
+            f"{prefix}_mean": self.mean,
+            f"{prefix}_scale": self.scale,
+            f"{prefix}_names": self.names.astype("U2"),
+            f"{prefix}_layers": np.array(len(self.layers)),
+            f"{prefix}_temperature": np.array(self.temperature),
+        }
+        for number, (weights, bias) in enumerate(self.layers):
+            found[f"{prefix}_w{number}"] = weights.astype(np.float16)
+            found[f"{prefix}_b{number}"] = bias
+        return found
+
+    @classmethod
+    def from_arrays(cls, data: Mapping[str, np.ndarray], prefix: str) -> Network:
+        """The network :meth:`arrays` wrote under ``prefix``."""
+        count = int(data[f"{prefix}_layers"])
+        layers = tuple(
+            (data[f"{prefix}_w{n}"].astype(np.float32), data[f"{prefix}_b{n}"].astype(np.float32))
+            for n in range(count)
+        )
+        return cls(
+            data[f"{prefix}_mean"].astype(np.float32),
+            data[f"{prefix}_scale"].astype(np.float32),
+            layers,
+            data[f"{prefix}_names"],
+            float(data[f"{prefix}_temperature"]),
+        )
+
+
+@dataclass(frozen=True)
+class NetModel(GlyphModel):
+    """Two small networks: one names the rank (or rejects the candidate) from the rank and
+    suit features together, one names the suit from the suit features."""
+
+    rank_net: Network
+    suit_net: Network
+
+    def rank_shares(self, ranks: np.ndarray, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rank network's probabilities (from the rank features alone: with the suit's
+        too, it learned which design a suit symbol belongs to, and read ranks by design)."""
+        return self.rank_net.shares(ranks)
+
+    def suit_shares(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The suit network's probabilities."""
+        return self.suit_net.shares(suits)
+
+    def feature_sizes(self) -> tuple[int, int]:
+        """The rank and suit feature lengths the networks take."""
+        return len(self.rank_net.mean), len(self.suit_net.mean)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write both networks (weights as float16)."""
+        arrays: dict[str, Any] = {**self.rank_net.arrays("rank"), **self.suit_net.arrays("suit")}
+        np.savez_compressed(path, **arrays)
+
+    @classmethod
+    def from_arrays(cls, data: Mapping[str, np.ndarray]) -> NetModel:
+        """The model from the arrays :meth:`save` wrote."""
+        return cls(Network.from_arrays(data, "rank"), Network.from_arrays(data, "suit"))
 
 
 def sample_of(examples: np.ndarray, count: int) -> np.ndarray:

@@ -31,6 +31,8 @@ SUIT_PATCH = (14, 14)
 #: Feature lengths: rank patch, aspect, two layout values and holes; suit patch and aspect.
 RANK_FEATURES = RANK_PATCH[0] * RANK_PATCH[1] + 4
 SUIT_FEATURES = SUIT_PATCH[0] * SUIT_PATCH[1] + 1
+#: Where in the rank features the index layout (distance and suit size) lies.
+RANK_LAYOUT = slice(RANK_PATCH[0] * RANK_PATCH[1] + 1, RANK_PATCH[0] * RANK_PATCH[1] + 3)
 #: Glyph height range in frame pixels that the reader looks for.
 GLYPH_PIXELS = (6, 90)
 #: Smallest suit pip (pixels) looked for next to a small rank: with a camera far from the

@@ -242,6 +242,43 @@ def test_picamera2_locks_what_automatic_exposure_settled_on(
     assert f"set_controls {sorted(controls.items())}" in fake_picamera2.instances[0].calls
 
 
+def test_picamera2_locks_itself_once_automatic_control_has_settled(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    clock = ManualClock()
+    with Picamera2Camera(settle_seconds=2.0, clock=clock) as camera:
+        pi = fake_picamera2.instances[0]
+        camera.read()
+        clock.advance(1.9)
+        camera.read()
+        assert "capture_metadata" not in pi.calls  # still automatic while it settles
+        clock.advance(0.2)
+        camera.read()
+        assert pi.calls.count("capture_metadata") == 1
+        camera.read()
+        assert pi.calls.count("capture_metadata") == 1  # locked once, not at every frame
+        camera.recalibrate()
+        assert pi.calls[-1] == "set_controls [('AeEnable', True), ('AwbEnable', True)]"
+        clock.advance(2.0)
+        camera.read()
+        assert pi.calls.count("capture_metadata") == 2  # locked again after settling
+
+
+def test_a_pi_camera_that_cannot_lock_keeps_delivering_frames(
+    fake_picamera2: type[FakePicamera2], caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = ManualClock()
+    with Picamera2Camera(settle_seconds=0.0, clock=clock) as camera:
+        pi = fake_picamera2.instances[0]
+        pi.capture_metadata = lambda: {}  # type: ignore[method-assign]  # no settled values
+        assert camera.read().shape == (480, 640, 3)
+        assert camera.read().shape == (480, 640, 3)
+    assert caplog.messages == [
+        "picamera2 camera 0 at 640x480: cannot lock exposure "
+        "(no ExposureTime, AnalogueGain, ColourGains reported); exposure stays automatic"
+    ]
+
+
 def test_replays_have_no_exposure_to_lock(dice_photo: Path) -> None:
     with open_camera(str(dice_photo)) as camera:
         assert camera.lock_exposure() == {}

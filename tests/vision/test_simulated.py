@@ -44,9 +44,9 @@ def test_cards_in_every_seat_and_the_trick_are_read_in_their_zones(
     shared_data: Path, recognizer: CardRecognizer
 ) -> None:
     layout = default_layout("trick")
-    # (Seeds 2 and 4 draw noise under which the card reader, since its closer-look change,
-    # reads Kd as 4d and 10c as 9c: reported to the reader's owner.)
-    table = SimulatedTable(layout, seed=0, faces=faces_library(shared_data / "cards/faces-cc0"))
+    # (Seeds 2 and 4 drew noise under which the nearest-neighbour glyph model read Kd as
+    # 4d and 10c as 9c; the learned model reads seeds 0-5 right.)
+    table = SimulatedTable(layout, seed=4, faces=faces_library(shared_data / "cards/faces-cc0"))
     seats = seat_zones(layout)
     for number, card in enumerate(["Kd", "7h", "10c", "As", "Qs", "3d", "9s", "5h"]):
         table.place(card, seats[number % 4])

@@ -14,17 +14,20 @@ Re-generate the shipped model with ``python -m vision.training.glyphs
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from companion.playing_cards import standard_deck
 from vision.cards import JOKER_SIZE, JOKER_TEMPLATES
-from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel
+from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel, NeighbourModel, NetModel
 from vision.imageio import ImageError
 from vision.index_reader import IndexCandidate, find_index_candidates
+from vision.training.designs import draw_face, random_design
+from vision.training.glyph_net import EPOCHS, net_model
 
 #: Where, as fractions of the upright card (x, y ranges), a corner index lies.
 INDEX_ZONES = (((0.0, 0.27), (0.0, 0.32), -1.0), ((0.73, 1.0), (0.68, 1.0), 1.0))
@@ -33,6 +36,15 @@ REJECTS_PER_INDEX = 10
 #: Range of card heights (pixels) the examples are drawn at: index glyphs of about 6 to 35 px,
 #: drawn evenly on a log scale (as many examples from 70 to 140 px as from 210 to 420 px).
 CARD_PIXELS = (70, 420)
+#: Share of drawings seen foreshortened (a tilted camera), by this factor along a random
+#: direction; share saved as JPEG, at this quality (low, high).
+FORESHORTENED_SHARE = 0.4
+FORESHORTENING = (0.65, 1.0)
+JPEG_SHARE = 0.4
+JPEG_QUALITY = (50, 95)
+#: Drawn designs the shipped model learns from besides the CC0 faces, in batches of
+#: (designs, drawings per card, seed): 70 designs, about 16,000 drawings.
+DESIGN_BATCHES = ((30, 5, 7), (40, 4, 8))
 CC0_RANKS = {"a": "A", "j": "J", "q": "Q", "k": "K"}
 FOUR_COLOUR_RANKS = {"T": "10"}
 JOKER_SOURCES = ("J1.png", "J2.png", "four-colour/2J.png")
@@ -40,7 +52,8 @@ JOKER_SOURCES = ("J1.png", "J2.png", "four-colour/2J.png")
 
 @dataclass
 class ExampleSet:
-    """Accumulated labelled glyph features."""
+    """Accumulated labelled glyph features, one rank and one suit row per candidate
+    (a reject candidate's suit is labelled ``REJECT`` too)."""
 
     rank_features: list[np.ndarray] = field(default_factory=list)
     rank_labels: list[str] = field(default_factory=list)
@@ -54,13 +67,25 @@ class ExampleSet:
         self.suit_features.extend(other.suit_features)
         self.suit_labels.extend(other.suit_labels)
 
-    def model(self) -> GlyphModel:
-        """The glyph model of these examples."""
-        return GlyphModel.fit(
+    def net_model(self, epochs: int = EPOCHS) -> NetModel:
+        """The network glyph model of these examples (what the shipped model is)."""
+        return net_model(
             np.stack(self.rank_features),
             np.array(self.rank_labels),
             np.stack(self.suit_features),
             np.array(self.suit_labels),
+            epochs=epochs,
+        )
+
+    def model(self) -> NeighbourModel:
+        """The nearest-neighbour glyph model of these examples (what teaching builds)."""
+        suits = np.array(self.suit_labels)
+        indices = suits != REJECT
+        return NeighbourModel.fit(
+            np.stack(self.rank_features),
+            np.array(self.rank_labels),
+            np.stack(self.suit_features)[indices],
+            suits[indices],
         )
 
 
@@ -82,6 +107,8 @@ def draw_card(card_bgr: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarra
     jitter = rng.normal(0, 0.025 * card_px, size=(4, 2))
     rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     placed = (corners - (width / 2, height / 2)) * scale @ rotation.T + jitter
+    if rng.random() < FORESHORTENED_SHARE:
+        placed = placed @ squash(rng.uniform(0, np.pi), rng.uniform(*FORESHORTENING)).T
     placed -= placed.min(axis=0) - 30
     size = (int(placed[:, 0].max()) + 30, int(placed[:, 1].max()) + 30)
     homography = cv2.getPerspectiveTransform(corners, placed.astype(np.float32))
@@ -108,7 +135,24 @@ def draw_card(card_bgr: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarra
     if blur > 0.3:
         scene = cv2.GaussianBlur(scene, (0, 0), blur)
     scene += rng.normal(0, rng.uniform(1, 5), size=scene.shape)
-    return np.clip(scene, 0, 255).astype(np.uint8), homography
+    picture = np.clip(scene, 0, 255).astype(np.uint8)
+    if rng.random() < JPEG_SHARE:
+        quality = int(rng.integers(*JPEG_QUALITY))
+        _, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        picture = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    return picture, homography
+
+
+def squash(direction: float, factor: float) -> np.ndarray:
+    """The 2 x 2 map that shrinks the plane by ``factor`` along ``direction`` (radians):
+    a card seen by a camera tilted that way.
+
+    >>> np.round(squash(0.0, 0.5) @ np.array([2.0, 2.0]), 6).tolist()
+    [1.0, 2.0]
+    """
+    c, s = np.cos(direction), np.sin(direction)
+    turn = np.array([[c, -s], [s, c]])
+    return np.asarray(turn @ np.diag([factor, 1.0]) @ turn.T)
 
 
 def card_frame_pose(
@@ -170,6 +214,8 @@ def add_card_examples(
         for n in rng.choice(len(others), size=keep, replace=False) if others else []:
             examples.rank_features.append(others[n].rank_features)
             examples.rank_labels.append(REJECT)
+            examples.suit_features.append(others[n].suit_features)
+            examples.suit_labels.append(REJECT)
 
 
 def best_index(in_zone: list[tuple[float, IndexCandidate]], rank: str) -> IndexCandidate | None:
@@ -204,11 +250,39 @@ def build_model(
     This is also how a deck is taught: pass photos of its cards, each cut out
     and turned upright (e.g. with :func:`vision.outline.find_card_outlines`).
     """
+    return examples_of(labelled, variants, seed).model()
+
+
+def examples_of(
+    labelled: Iterable[tuple[np.ndarray, str]], variants: int = 20, seed: int = 4
+) -> ExampleSet:
+    """The examples of (upright card image, card name) pairs, each drawn ``variants`` times."""
     rng = np.random.default_rng(seed)
     examples = ExampleSet()
     for image, card in labelled:
         add_card_examples(examples, image, card, rng, variants)
-    return examples.model()
+    return examples
+
+
+def drawn_designs(count: int, seed: int) -> Iterable[tuple[np.ndarray, str]]:
+    """The 52 cards of ``count`` random designs (:mod:`vision.training.designs`), seeded."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        design = random_design(rng)
+        for card in standard_deck():
+            yield draw_face(design, str(card), rng), str(card)
+
+
+def shipped_examples(
+    cc0_faces: Sequence[tuple[np.ndarray, str]],
+    batches: Sequence[tuple[int, int, int]] = DESIGN_BATCHES,
+) -> ExampleSet:
+    """The shipped model's examples: the CC0 faces drawn 20 times each, and for each
+    batch (designs, drawings, seed) the 52 cards of that many drawn designs."""
+    examples = examples_of(cc0_faces)
+    for designs, variants, seed in batches:
+        examples.extend(examples_of(drawn_designs(designs, seed), variants, seed))
+    return examples
 
 
 def examples_per_card(
@@ -271,15 +345,16 @@ def main(argv: list[str] | None = None) -> int:
     if not files:
         parser.error(f"{faces_dir}: no CC0 card faces there (files like cA.png, h10.png)")
     try:
-        model = build_model((read_face(path), card) for path, card in files)
+        examples = shipped_examples([(read_face(path), card) for path, card in files])
         jokers = joker_pictures(faces_dir)
     except CompanionError as error:
         parser.error(str(error))
+    model = examples.net_model()
     DEFAULT_MODEL.parent.mkdir(parents=True, exist_ok=True)
     model.save(DEFAULT_MODEL)
-    print(
-        f"{DEFAULT_MODEL}: {len(model.rank_labels)} rank and {len(model.suit_labels)} suit examples"
-    )
+    indices = sum(label != REJECT for label in examples.rank_labels)
+    rejects = len(examples.rank_labels) - indices
+    print(f"{DEFAULT_MODEL}: {indices} index and {rejects} reject examples")
     np.savez_compressed(JOKER_TEMPLATES, jokers=jokers)
     print(f"{JOKER_TEMPLATES}: {len(JOKER_SOURCES)} joker pictures")
     return 0

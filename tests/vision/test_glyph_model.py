@@ -1,0 +1,86 @@
+"""The shipped glyph model (a small network learned from many drawn designs and the CC0
+faces): it reads designs it was not trained on, it is deterministic to build, it saves and
+loads, and the drawn designs are what they say."""
+
+from __future__ import annotations
+
+from itertools import islice
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.glyphs import REJECT, GlyphModel, NetModel
+from vision.training.designs import draw_face, random_design, suit_mask
+from vision.training.glyphs import DESIGN_BATCHES, ExampleSet, drawn_designs, examples_of
+
+
+@pytest.fixture(scope="module")
+def held_out() -> ExampleSet:
+    """Two designs drawn with a seed the shipped model was not built from, once each card."""
+    assert all(seed != 99 for _, _, seed in DESIGN_BATCHES)
+    return examples_of(drawn_designs(2, seed=99), variants=1, seed=99)
+
+
+def test_shipped_model_reads_drawn_designs_it_was_not_trained_on(held_out: ExampleSet) -> None:
+    model = GlyphModel.load()
+    assert isinstance(model, NetModel)
+    labels = np.array(held_out.rank_labels)
+    index = labels != REJECT
+    ranks, suits = np.stack(held_out.rank_features), np.stack(held_out.suit_features)
+    names, shares = model.rank_shares(ranks, suits)
+    read = names[shares.argmax(axis=1)]
+    assert index.sum() >= 80
+    assert (read[index] == labels[index]).mean() >= 0.9
+    assert (read[~index] == REJECT).mean() >= 0.9
+    suit_names, suit_shares = model.suit_shares(suits[index])
+    truth = np.array(held_out.suit_labels)[index]
+    # From the shape alone, down to 3 px pips (the reader adds the ink's colour).
+    assert (suit_names[suit_shares.argmax(axis=1)] == truth).mean() >= 0.85
+
+
+def test_a_network_model_is_deterministic_to_build_and_saves(tmp_path: Path) -> None:
+    def tiny() -> NetModel:
+        return examples_of(islice(drawn_designs(1, seed=5), 20), variants=1, seed=5).net_model(
+            epochs=2
+        )
+
+    first, second = tiny(), tiny()
+    first.save(tmp_path / "a.npz")
+    second.save(tmp_path / "b.npz")
+    with np.load(tmp_path / "a.npz") as a, np.load(tmp_path / "b.npz") as b:
+        assert sorted(a.files) == sorted(b.files)
+        assert all(np.array_equal(a[name], b[name]) for name in a.files)
+    loaded = GlyphModel.load(tmp_path / "a.npz")
+    assert isinstance(loaded, NetModel)
+    features = np.zeros((1, len(first.rank_net.mean)), np.float32)
+    assert np.allclose(loaded.rank_net.logits(features), first.rank_net.logits(features), atol=0.05)
+
+
+@pytest.mark.parametrize("suit", ["c", "d", "h", "s"])
+def test_drawn_suit_symbols_have_their_shape(suit: str) -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        shape = random_design(rng).suits
+        mask = suit_mask(shape, suit) > 0.5
+        height, width = mask.shape
+        assert 0.4 < width / height < 1.6
+        top, bottom = mask[: height // 5].mean(), mask[-height // 5 :].mean()
+        # Hearts are wide at the top, spades and clubs at the bottom (their stem's foot is
+        # narrower than the lobes), diamonds narrow at both ends.
+        if suit == "h":
+            assert top > bottom
+        elif suit == "d":
+            assert max(top, bottom) < 0.45
+
+
+def test_a_drawn_face_has_both_corner_indices() -> None:
+    rng = np.random.default_rng(8)
+    face = draw_face(random_design(rng), "7h", rng)
+    ink = face[:, :, :3].min(axis=2) < 150
+    height, width = ink.shape
+    top_left = ink[: height // 4, : width // 4].sum()
+    bottom_right = ink[::-1, ::-1][: height // 4, : width // 4].sum()
+    assert top_left > 50
+    assert abs(top_left - bottom_right) < 0.1 * top_left
+    assert face[0, 0, 3] == 0 and face[height // 2, width // 2, 3] == 255
