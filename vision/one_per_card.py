@@ -87,14 +87,15 @@ def cards_of(
     pips checked, corners merged, fitted to the ``outlines``, the one-deck rule (with
     ``one_deck``), observations under ``sure_level`` marked unsure, and the whole jokers
     (``jokers``: :func:`joker_templates`)."""
-    pictures = card_images(lit.grey, outlines)
+    # The grey picture is made only for frames with whole cards (backs, pips, jokers).
+    pictures = card_images(lit.grey, outlines) if outlines else []
     backs = [
         quad
         for quad, picture in zip(outlines, pictures, strict=True)
         if white_share(picture) < BACK_WHITE
     ]
     reads = [r for r in reads if not any(inside_quad(r.candidate.center, q) for q in backs)]
-    reads = pip_checked(lit.grey, reads, outlines)
+    reads = pip_checked(lit.grey, reads, outlines) if outlines else list(reads)
     cards = one_per_outline(merge_corners(reads), outlines)
     if one_deck:
         cards = once_per_name(cards)

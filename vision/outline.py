@@ -42,8 +42,9 @@ def card_white_mask(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) ->
     frame's darkest channel if already at hand)."""
     darkest = darkest_channel(frame_bgr) if darkest is None else darkest
     blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
-    level, _ = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    _, mask = cv2.threshold(blurred, max(level, 110.0), 255, cv2.THRESH_BINARY)
+    level, mask = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if level < 110.0:
+        _, mask = cv2.threshold(blurred, 110.0, 255, cv2.THRESH_BINARY)
     return np.asarray(mask)
 
 
