@@ -65,7 +65,7 @@ MIN_SPREAD = 6.0
 #: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
 ERODE = np.ones((3, 3), np.uint8)
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
-MIN_VISIBLE = 0.2
+MIN_VISIBLE = 0.3
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.85
@@ -76,10 +76,15 @@ BRIDGE_PIXELS = 11
 MAX_GROUP_FRACTION = 0.25
 #: White parts smaller than this share of the frame give no corners.
 MIN_PART_FRACTION = 0.0004
+#: A card read whole lies alone if its group of cards is at most this much larger than
+#: its outline. Its whole read stands from :data:`LONE_SCORE` if it lies alone, else
+#: from :data:`ACCEPT_SCORE`; one under that is read from the parts that show.
+ALONE_GROWTH = 1.25
+LONE_SCORE = 0.7
 #: A card read claims its outline grown by this factor (its border and shadow).
 CLAIM_GROWTH = 1.08
 #: Under this correlation a card (most of its face showing) is not reported at all.
-ACCEPT_SCORE = 0.7
+ACCEPT_SCORE = 0.8
 #: A part showing less than this share of its face needs :data:`ACCEPT_PART` to be
 #: reported, and that much ahead of the next best card; it is sure from :data:`SURE_PART`.
 WHOLE_SHARE = 0.9
@@ -104,6 +109,10 @@ REFINE_MOVES = (
     (0.0, 1.0, 0.0, -4.0),
     (0.0, 1.0, 0.0, 4.0),
 )
+#: Hypotheses scoring under this are not refined; at most this many refinements a frame
+#: (the best ones first, :data:`REFINED` at a time until one is reported).
+REFINE_FLOOR = 0.5
+MAX_REFINEMENTS = 48
 #: Most rounds of moves in one refinement.
 REFINE_ROUNDS = 4
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
@@ -193,6 +202,40 @@ class PartialMatcher:
         )
         result: Array = ((self._thumbs @ centred) / (taught_spread * spread)).reshape(2, -1)
         return result
+
+
+@dataclass(frozen=True)
+class CardWhite:
+    """A frame's "card white" (0/255, pinholes of noise closed) and the same with gaps up
+    to :data:`BRIDGE_PIXELS` bridged, so each group of overlapping cards is one region."""
+
+    white: Array
+    bridged: Array
+
+    @classmethod
+    def of(cls, frame_bgr: Image) -> CardWhite:
+        """The masks of ``frame_bgr``."""
+        white = cv2.morphologyEx(
+            card_white_mask(frame_bgr), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)
+        )
+        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
+        return cls(white, cv2.morphologyEx(white, cv2.MORPH_CLOSE, bridge))
+
+    def lies_alone(self, quad: Quad) -> bool:
+        """Whether the card ``quad`` is a group of its own: the bridged region at its centre
+        is not much larger than the card (:data:`ALONE_GROWTH`), so its outline is its own
+        and not cut out of overlapping cards by a shadow line or a border."""
+        centre = np.round(quad_centre(quad)).astype(int)
+        height, width = self.bridged.shape[:2]
+        if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+            return False
+        if not self.bridged[centre[1], centre[0]]:
+            return True
+        flooded = self.bridged.copy()
+        mask = np.zeros((height + 2, width + 2), np.uint8)
+        area, *_ = cv2.floodFill(flooded, mask, (int(centre[0]), int(centre[1])), 128)
+        card_area = cv2.contourArea(np.array(quad, np.float32))
+        return bool(area <= ALONE_GROWTH * card_area)
 
 
 def _fit_line(points: Array) -> tuple[Array, Array]:
@@ -389,21 +432,18 @@ class PartialReader:
         frame_bgr: Image,
         claimed: Sequence[Quad] = (),
         exclude: Sequence[str] = (),
+        masks: CardWhite | None = None,
     ) -> list[PartialRead]:
         """Cards in the overlapped regions of the frame.
 
-        ``claimed`` are outlines already accounted for (whole cards, read or not): what
-        they cover is not read again; ``exclude`` card ids already read elsewhere.
+        ``claimed`` are outlines already accounted for (cards read whole): what they
+        cover is not read again; ``exclude`` card ids already read elsewhere; ``masks``
+        the frame's :class:`CardWhite` if already made.
         """
         height, width = frame_bgr.shape[:2]
-        kernel = np.ones((5, 5), np.uint8)
-        white = cv2.morphologyEx(card_white_mask(frame_bgr), cv2.MORPH_CLOSE, kernel)
-        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
-        groups, _ = cv2.findContours(
-            cv2.morphologyEx(white, cv2.MORPH_CLOSE, bridge),
-            cv2.RETR_EXTERNAL,
-            cv2.CHAIN_APPROX_NONE,
-        )
+        masks = CardWhite.of(frame_bgr) if masks is None else masks
+        white = masks.white
+        groups, _ = cv2.findContours(masks.bridged, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         taken = np.zeros((height, width), np.uint8)
         for quad in claimed:
             _claim(taken, quad, value=255)
@@ -459,6 +499,7 @@ class PartialReader:
                     seen.add(key)
                     candidates.append(_Candidate(quad, np.array(corner.point), own))
         reads: list[PartialRead] = []
+        refinements = 0
         while candidates:
             for candidate in candidates:
                 if candidate.scored is None or candidate.scored.card_id in used:
@@ -466,12 +507,22 @@ class PartialReader:
                         grey, (free, candidate.own), candidate.quad, used
                     )
             ranked = sorted(
-                (c for c in candidates if c.scored is not None),
+                (
+                    c
+                    for c in candidates
+                    if c.scored is not None and not c.tried and c.scored.score >= REFINE_FLOOR
+                ),
                 key=lambda c: _rank(c.scored) if c.scored is not None else (False, -1.0),
                 reverse=True,
-            )[:REFINED]
+            )
             best: tuple[Quad, _Scored] | None = None
             for candidate in ranked:
+                if refinements >= MAX_REFINEMENTS or (
+                    best is not None and refinements % REFINED == 0
+                ):
+                    break
+                refinements += 1
+                candidate.tried = True
                 refined = self._refine(grey, free, candidate, used)
                 if _accepted(refined[1]) and (best is None or refined[1].score > best[1].score):
                     best = refined
@@ -490,7 +541,7 @@ class PartialReader:
                 _claim(candidate.own, quad, value=0)
             for candidate in candidates:
                 if _overlap(candidate.quad, quad):
-                    candidate.scored = None
+                    candidate.scored, candidate.tried = None, False
             candidates = [c for c in candidates if not _same_card(c.quad, quad)]
         return reads
 
@@ -574,6 +625,7 @@ class _Candidate:
     anchor: Array
     own: Array
     scored: _Scored | None = None
+    tried: bool = False
 
 
 def _as_quad(points: Array) -> Quad:
@@ -671,9 +723,25 @@ class OverlapRecognizer:
 
     def recognize(self, frame_bgr: Image) -> list[CardObservation]:
         """Every taught card in the frame, whole ones first; one read per card id."""
-        outlines = self.whole.find_outlines(frame_bgr)
-        whole = self.whole.recognize(frame_bgr, outlines)
+        masks = CardWhite.of(frame_bgr)
+        # An outline among other cards may be a covered card's white cut out by the card
+        # over it (or two cards making a quadrilateral): its whole read stands only if it
+        # scores well, else the partial reader reads it; no outline is claimed unread.
+        whole = [
+            (card, _as_quad(np.array(card.corners)))
+            for card in self.whole.recognize(frame_bgr)
+            if card.corners is not None
+        ]
+        kept = [
+            (card, quad)
+            for card, quad in whole
+            if card.confidence >= ACCEPT_SCORE
+            or (card.confidence >= LONE_SCORE and masks.lies_alone(quad))
+        ]
         reads = self.partial.read(
-            frame_bgr, claimed=outlines, exclude=[card.card for card in whole]
+            frame_bgr,
+            claimed=[quad for _, quad in kept],
+            exclude=[card.card for card, _ in kept],
+            masks=masks,
         )
-        return whole + [observation(read) for read in reads]
+        return [card for card, _ in kept] + [observation(read) for read in reads]
