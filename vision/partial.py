@@ -62,6 +62,10 @@ THUMB_SIZE = (40, 56)
 THUMB_BLUR = 1.7
 #: Grey-level spread under which a part counts as plain (its correlation is damped).
 MIN_SPREAD = 6.0
+#: Most hypotheses compared with the taught faces in one matrix product.
+BATCH = 8
+#: Least weight of a thumbnail pixel in a match (where all taught faces look alike).
+WEIGHT_FLOOR = 0.15
 #: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
 ERODE = np.ones((3, 3), np.uint8)
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
@@ -113,8 +117,8 @@ REFINE_MOVES = (
 #: (the best ones first, :data:`REFINED` at a time until one is reported).
 REFINE_FLOOR = 0.5
 MAX_REFINEMENTS = 48
-#: Most rounds of moves in one refinement.
-REFINE_ROUNDS = 4
+#: Most rounds of moves in one refinement (each takes the best move).
+REFINE_ROUNDS = 8
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
 #: Each estimated width is tried as it is and grown: the white inside a celebrity card's
@@ -170,14 +174,35 @@ def thumbnail(face: Image) -> Array:
 
 class PartialMatcher:
     """Masked normalised correlation of a face part against every taught face, either
-    way up."""
+    way up, weighted towards where the taught faces differ.
+
+    Each thumbnail pixel is weighted by how much the taught faces differ there (their
+    spread, over :data:`WEIGHT_FLOOR`): plain card and marks every card shares (a frame,
+    the same difficulty icons) tell nothing about which card a strip is, the print that
+    differs does.
+    """
 
     def __init__(self, faces: Mapping[str, Image]) -> None:
         self.ids = list(faces)
-        upright = [thumbnail(faces[i]) for i in self.ids]
-        turned = [np.rot90(thumb, 2) for thumb in upright]
-        self._thumbs = np.stack([thumb.reshape(-1) for thumb in upright + turned])
-        self._squares = self._thumbs**2
+        upright = np.stack([thumbnail(faces[i]) for i in self.ids])
+        spread = upright.std(axis=0)
+        peak = float(spread.max())
+        weights = WEIGHT_FLOOR + (1.0 - WEIGHT_FLOOR) * (spread / peak if peak > 0 else spread)
+        # Per orientation: the thumbnails and their squares (cards x pixels), and weights.
+        self._orientations = [
+            (
+                flat,
+                flat * flat,
+                np.asarray(weight, np.float32).reshape(-1),
+            )
+            for flat, weight in (
+                (np.asarray(thumbs, np.float32).reshape(len(self.ids), -1), weight)
+                for thumbs, weight in (
+                    (upright, weights),
+                    (upright[:, ::-1, ::-1], weights[::-1, ::-1]),
+                )
+            )
+        ]
 
     def scores(self, part: Array, mask: Array) -> Array:
         """Correlation of ``part`` (a thumbnail) over ``mask`` (0/1) with each taught card:
@@ -187,20 +212,40 @@ class PartialMatcher:
         ...          "b": np.tile(np.arange(140, dtype=np.uint8)[:, None], (1, 100))}
         >>> matcher = PartialMatcher({k: cv2.merge([v] * 3) for k, v in faces.items()})
         >>> half = np.zeros(THUMB_SIZE[::-1], np.float32); half[:, :20] = 1
-        >>> matcher.scores(thumbnail(faces["a"]), half).round(2).tolist()
-        [[1.0, 0.0], [-1.0, 0.0]]
+        >>> matcher.scores(thumbnail(faces["a"]), half)[:, 0].round(2).tolist()
+        [1.0, -1.0]
         """
-        weights = mask.reshape(-1)
-        count = max(float(weights.sum()), 1.0)
-        values = part.reshape(-1)
-        centred = (values - float(values @ weights) / count) * weights
-        floor = count * MIN_SPREAD**2
-        spread = math.sqrt(max(float(centred @ centred), floor))
-        taught_means = self._thumbs @ weights / count
-        taught_spread = np.sqrt(
-            np.maximum(self._squares @ weights - count * taught_means**2, floor)
-        )
-        result: Array = ((self._thumbs @ centred) / (taught_spread * spread)).reshape(2, -1)
+        many: Array = self.scores_many(part.reshape(1, -1), mask.reshape(1, -1))[0]
+        return many
+
+    def scores_many(self, parts: Array, masks: Array) -> Array:
+        """:meth:`scores` of many parts at once: ``parts`` and ``masks`` one flattened
+        thumbnail a row; the result is parts x 2 orientations x cards.
+
+        Compared :data:`BATCH` rows at a time: a product that small stays on one core
+        (a BLAS library spreads larger ones over threads that mostly wait).
+        """
+        if len(parts) > BATCH:
+            chunks = [
+                self.scores_many(parts[start : start + BATCH], masks[start : start + BATCH])
+                for start in range(0, len(parts), BATCH)
+            ]
+            joined: Array = np.concatenate(chunks)
+            return joined
+        values = np.asarray(parts, np.float32)
+        rows = []
+        for thumbs, squares, taught_weights in self._orientations:
+            weights = np.asarray(masks, np.float32) * taught_weights
+            total = np.maximum(weights.sum(axis=1), 1e-6)
+            centred = values - ((values * weights).sum(axis=1) / total)[:, None]
+            floor = total * MIN_SPREAD**2
+            spread = np.sqrt(np.maximum((centred * centred * weights).sum(axis=1), floor))
+            means = (weights @ thumbs.T) / total[:, None]
+            taught_spread = np.sqrt(
+                np.maximum(weights @ squares.T - total[:, None] * means**2, floor[:, None])
+            )
+            rows.append(((centred * weights) @ thumbs.T) / (taught_spread * spread[:, None]))
+        result: Array = np.stack(rows, axis=1)
         return result
 
 
@@ -501,11 +546,15 @@ class PartialReader:
         reads: list[PartialRead] = []
         refinements = 0
         while candidates:
-            for candidate in candidates:
-                if candidate.scored is None or candidate.scored.card_id in used:
-                    candidate.scored = self._score(
-                        grey, (free, candidate.own), candidate.quad, used
-                    )
+            stale = [
+                c for c in candidates if c.scored is None or c.scored.card_id in used
+            ]
+            for candidate, scored in zip(
+                stale,
+                self._score(grey, [(c.quad, (free, c.own)) for c in stale], used),
+                strict=True,
+            ):
+                candidate.scored = scored
             ranked = sorted(
                 (
                     c
@@ -515,15 +564,20 @@ class PartialReader:
                 key=lambda c: _rank(c.scored) if c.scored is not None else (False, -1.0),
                 reverse=True,
             )
-            best: tuple[Quad, _Scored] | None = None
+            cached = [c.refined for c in candidates if c.refined is not None]
+            best = max(
+                (refined for refined in cached if _accepted(refined[1])),
+                key=lambda refined: refined[1].score,
+                default=None,
+            )
+            batch = 0
             for candidate in ranked:
-                if refinements >= MAX_REFINEMENTS or (
-                    best is not None and refinements % REFINED == 0
-                ):
+                if refinements >= MAX_REFINEMENTS or (best is not None and batch == REFINED):
                     break
-                refinements += 1
+                refinements, batch = refinements + 1, batch + 1
                 candidate.tried = True
-                refined = self._refine(grey, free, candidate, used)
+                candidate.refined = self._refine(grey, free, candidate, used)
+                refined = candidate.refined
                 if _accepted(refined[1]) and (best is None or refined[1].score > best[1].score):
                     best = refined
             if best is None:
@@ -540,36 +594,50 @@ class PartialReader:
             for candidate in candidates:
                 _claim(candidate.own, quad, value=0)
             for candidate in candidates:
-                if _overlap(candidate.quad, quad):
-                    candidate.scored, candidate.tried = None, False
+                if _overlap(candidate.quad, quad) or (
+                    candidate.refined is not None and candidate.refined[1].card_id in used
+                ):
+                    candidate.scored, candidate.tried, candidate.refined = None, False, None
             candidates = [c for c in candidates if not _same_card(c.quad, quad)]
         return reads
 
     def _score(
-        self, grey: Array, visible: Sequence[Array], quad: Quad, used: set[str]
-    ) -> _Scored | None:
-        """The best untaken card for the face inside ``quad`` of the blurred ``grey`` frame,
-        over each of the ``visible`` masks (0/255: the unclaimed group; the unclaimed
-        white part the hypothesis came from)."""
-        warp = _thumb_warp(quad)
-        part = cv2.warpPerspective(
-            grey, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        ).astype(np.float32)
-        best: _Scored | None = None
-        for shown in visible:
-            seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
-            weights = cv2.erode((seen >= 250).astype(np.float32), ERODE)
-            share = float(weights.mean())
-            if share < MIN_VISIBLE:
-                continue
-            found = self._best(part, weights, share, used)
-            if found is not None and (best is None or _rank(found) > _rank(best)):
-                best = found
+        self, grey: Array, jobs: Sequence[tuple[Quad, Sequence[Array]]], used: set[str]
+    ) -> list[_Scored | None]:
+        """For each (quad, visible masks) of ``jobs``, the best untaken card for the face
+        inside the quad of the blurred ``grey`` frame, over each of its masks (0/255: the
+        unclaimed group; the unclaimed white part the hypothesis came from), all compared
+        in one batch."""
+        parts, masks, owners, shares, which = [], [], [], [], []
+        for number, (quad, visible) in enumerate(jobs):
+            warp = _thumb_warp(quad)
+            part = cv2.warpPerspective(
+                grey, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+            for mask_number, shown in enumerate(visible):
+                seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
+                weights = cv2.erode((seen >= 250).astype(np.float32), ERODE)
+                share = float(weights.mean())
+                if share >= MIN_VISIBLE:
+                    parts.append(part.reshape(-1))
+                    masks.append(weights.reshape(-1))
+                    owners.append(number)
+                    shares.append(share)
+                    which.append(mask_number)
+        best: list[_Scored | None] = [None] * len(jobs)
+        if not parts:
+            return best
+        scores = self.matcher.scores_many(np.stack(parts), np.stack(masks))
+        for row, number, share, mask_number in zip(scores, owners, shares, which, strict=True):
+            found = self._best(row, share, used, mask_number)
+            current = best[number]
+            if found is not None and (current is None or _rank(found) > _rank(current)):
+                best[number] = found
         return best
 
-    def _best(self, part: Array, weights: Array, share: float, used: set[str]) -> _Scored | None:
-        """The best card not in ``used`` for ``part`` over ``weights``, either way up."""
-        scores = self.matcher.scores(part, weights)
+    def _best(self, scores: Array, share: float, used: set[str], mask: int) -> _Scored | None:
+        """The best card not in ``used`` by ``scores`` (2 orientations x cards) over
+        visible mask number ``mask``."""
         card_scores = scores.max(axis=0)
         order = [int(k) for k in np.argsort(card_scores)[::-1]]
         untaken = [k for k in order if self.matcher.ids[k] not in used]
@@ -578,19 +646,22 @@ class PartialReader:
         index = untaken[0]
         runner = max((float(card_scores[k]) for k in order if k != index), default=-1.0)
         turned = bool(scores[1, index] > scores[0, index])
-        return _Scored(self.matcher.ids[index], float(card_scores[index]), runner, share, turned)
+        return _Scored(
+            self.matcher.ids[index], float(card_scores[index]), runner, share, turned, mask
+        )
 
     def _refine(
         self, grey: Array, free: Array, candidate: _Candidate, used: set[str]
     ) -> tuple[Quad, _Scored]:
-        """``candidate`` turned, scaled (about its anchor corner) and shifted, one small
-        move at a time, while that scores better; moves halve when none helps."""
+        """``candidate`` turned, scaled (about its anchor corner) and shifted: each round
+        scores every small move at once and takes the best if it scores better; the
+        moves halve when none does."""
         assert candidate.scored is not None
         quad, scored = candidate.quad, candidate.scored
         anchor = candidate.anchor
         reach = 1.0
         for _ in range(REFINE_ROUNDS):
-            improved = False
+            trials = []
             for turn, scale, dx, dy in REFINE_MOVES:
                 angle = math.radians(turn * reach)
                 rotation = np.array(
@@ -599,11 +670,16 @@ class PartialReader:
                 factor = 1.0 + (scale - 1.0) * reach
                 shift = np.array([dx, dy]) * reach * side(quad, 0) / 100.0
                 moved = (np.array(quad) - anchor) @ rotation.T * factor + anchor + shift
-                trial = _as_quad(moved)
-                result = self._score(grey, (free, candidate.own), trial, used)
-                if result is not None and _rank(result) > _rank(scored):
-                    quad, scored, anchor, improved = trial, result, anchor + shift, True
-            if not improved:
+                trials.append((_as_quad(moved), anchor + shift))
+            shown = (free, candidate.own)[scored.mask]
+            results = self._score(grey, [(trial, (shown,)) for trial, _ in trials], used)
+            ranked = [(_rank(r), k) for k, r in enumerate(results) if r is not None]
+            top = max(ranked, default=None)
+            if top is not None and top[0] > _rank(scored):
+                (quad, anchor), found = trials[top[1]], results[top[1]]
+                assert found is not None
+                scored = found
+            else:
                 reach /= 2.0
                 if reach < 0.25:
                     break
@@ -617,6 +693,7 @@ class _Scored:
     runner_up: float
     visible: float
     turned: bool
+    mask: int
 
 
 @dataclass
@@ -626,6 +703,7 @@ class _Candidate:
     own: Array
     scored: _Scored | None = None
     tried: bool = False
+    refined: tuple[Quad, _Scored] | None = None
 
 
 def _as_quad(points: Array) -> Quad:
