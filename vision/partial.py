@@ -518,6 +518,13 @@ class PartialReader:
         pieces += [(region, region_corners(group)) for group in outer]
         return self._read_region(frame_bgr, pieces, region, taken, known, set(exclude))
 
+    def verify(self, frame_bgr: Image, quad: Quad) -> _Scored | None:
+        """How the matcher reads the card inside ``quad``, all of its face taken to show."""
+        shown = np.zeros(frame_bgr.shape[:2], np.uint8)
+        cv2.fillConvexPoly(shown, np.round(np.array(quad)).astype(np.int32), 255)
+        grey = _blurred_grey(frame_bgr, shown, THUMB_BLUR * side(quad, 0) / FACE_SIZE[0])
+        return self._score(grey, [(quad, (shown,))], set())[0]
+
     def _read_region(
         self,
         frame_bgr: Image,
@@ -532,6 +539,10 @@ class PartialReader:
             return []
         free = cv2.bitwise_and(region, cv2.bitwise_not(taken))
         grey = _blurred_grey(frame_bgr, region, THUMB_BLUR * widths[0] / FACE_SIZE[0])
+        # A hypothesis may reach over the coloured border round a group (a celebrity
+        # card's gold is not card white): it is tested against the group grown by a bridge.
+        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
+        reach = cv2.dilate(region, bridge)
         candidates: list[_Candidate] = []
         seen: set[tuple[int, int, int, int]] = set()
         for piece, corners in pieces:
@@ -539,7 +550,7 @@ class PartialReader:
             for corner in corners:
                 for quad in hypotheses(corner, widths):
                     key = _pose_key(quad)
-                    if key in seen or _inside_share(quad, region) < MIN_INSIDE:
+                    if key in seen or _inside_share(quad, reach) < MIN_INSIDE:
                         continue
                     seen.add(key)
                     candidates.append(_Candidate(quad, np.array(corner.point), own))
@@ -720,7 +731,8 @@ def _rank(scored: _Scored) -> tuple[bool, float]:
 def _accepted(scored: _Scored) -> bool:
     """Whether a scored hypothesis is reported at all."""
     if scored.visible >= WHOLE_SHARE:
-        return scored.score >= ACCEPT_SCORE
+        # A part more like a card read elsewhere is not read as another card.
+        return scored.score >= ACCEPT_SCORE and scored.score > scored.runner_up
     return scored.score >= ACCEPT_PART and scored.score - scored.runner_up >= ACCEPT_PART_MARGIN
 
 
@@ -799,6 +811,16 @@ class OverlapRecognizer:
         self.whole = ProfileRecognizer(profile, threshold=threshold)
         self.partial = PartialReader(profile.faces)
 
+    def _stands(
+        self, frame_bgr: Image, masks: CardWhite, card: CardObservation, quad: Quad
+    ) -> bool:
+        """Whether a whole read stands: from :data:`LONE_SCORE` for a card lying alone,
+        else only if the partial matcher, over the whole outline, reads the same card."""
+        if masks.lies_alone(quad):
+            return card.confidence >= LONE_SCORE
+        check = self.partial.verify(frame_bgr, quad)
+        return check is not None and check.card_id == card.card and _accepted(check)
+
     def recognize(self, frame_bgr: Image) -> list[CardObservation]:
         """Every taught card in the frame, whole ones first; one read per card id."""
         masks = CardWhite.of(frame_bgr)
@@ -810,12 +832,7 @@ class OverlapRecognizer:
             for card in self.whole.recognize(frame_bgr)
             if card.corners is not None
         ]
-        kept = [
-            (card, quad)
-            for card, quad in whole
-            if card.confidence >= ACCEPT_SCORE
-            or (card.confidence >= LONE_SCORE and masks.lies_alone(quad))
-        ]
+        kept = [(card, quad) for card, quad in whole if self._stands(frame_bgr, masks, card, quad)]
         reads = self.partial.read(
             frame_bgr,
             claimed=[quad for _, quad in kept],
