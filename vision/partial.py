@@ -60,6 +60,10 @@ THUMB_SIZE = (40, 56)
 #: Blur (in canonical-face pixels) a frame gets before a face is sampled from it at
 #: thumbnail size: the taught thumbnails' blur and shrinking together.
 THUMB_BLUR = 1.7
+#: Reach of the paper level divided out of a frame (in thumbnail blurs) and the grey
+#: level paper gets.
+FLAT_REACH = 4.0
+PAPER_LEVEL = 230.0
 #: Grey-level spread under which a part counts as plain (its correlation is damped).
 MIN_SPREAD = 6.0
 #: Most hypotheses compared with the taught faces in one matrix product.
@@ -121,6 +125,15 @@ MAX_REFINEMENTS = 48
 REFINE_ROUNDS = 8
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
+#: Card widths tried, and how close (share) two widths are to count as one; a whole
+#: card read elsewhere supports its width this many times its size.
+WIDTHS = 4
+WIDTH_TOLERANCE = 0.06
+KNOWN_WEIGHT = 4.0
+#: Edges this close to parallel (degrees) facing each other, running side by side for
+#: at least this share of the shorter, measure a card across (:func:`calipers`).
+PARALLEL_DEGREES = 4.0
+MIN_OVERLAP = 0.3
 #: Each estimated width is tried as it is and grown: the white inside a celebrity card's
 #: golden border is narrower than a whole card.
 WIDTH_STEPS = (1.0, 1.08)
@@ -386,31 +399,68 @@ def region_corners(contour: Array) -> list[Corner]:
     return corners
 
 
+def calipers(corners: Sequence[Corner]) -> list[tuple[float, float]]:
+    """Distances across the cards between parallel edges that face each other (the two
+    long sides of a column, the top and bottom of a row, opposite sides of a top card),
+    each with how far the two edges run side by side (its weight).
+
+    >>> top = Corner((0, 0), ((1, 0), (0, 1)), 100.0, False)
+    >>> bottom = Corner((10, 140), ((1, 0), (0, -1)), 60.0, False)
+    >>> calipers([top, bottom])
+    [(140.0, 60.0), (140.0, 60.0)]
+    """
+    if len(corners) < 2:
+        return []
+    points = np.array([corner.point for corner in corners], np.float64)
+    along = np.array([corner.directions[0] for corner in corners], np.float64)
+    normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    inward = np.array([corner.directions[1] for corner in corners], np.float64)
+    normal *= np.where((normal * inward).sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    lengths = np.array([corner.length for corner in corners])
+    facing = normal @ normal.T < -math.cos(math.radians(PARALLEL_DEGREES))
+    offsets = points[None, :, :] - points[:, None, :]
+    distance = (offsets * normal[:, None, :]).sum(axis=2)
+    start = (offsets * along[:, None, :]).sum(axis=2)
+    end = start + lengths[None, :] * (along @ along.T)
+    low, high = np.minimum(start, end), np.maximum(start, end)
+    overlap = np.minimum(high, lengths[:, None]) - np.maximum(low, 0.0)
+    shorter = np.minimum(lengths[:, None], lengths[None, :])
+    found = facing & (distance > 0) & (overlap >= MIN_OVERLAP * shorter)
+    rows, columns = np.nonzero(found)
+    return [
+        (float(distance[i, j]), float(overlap[i, j]))
+        for i, j in zip(rows, columns, strict=True)
+    ]
+
+
 def card_widths(corners: Sequence[Corner], known: Sequence[float] = ()) -> list[float]:
-    """Likely card widths (short side, pixels) from the whole sides among ``corners``
-    and ``known`` widths (whole cards elsewhere in the frame), most supported first.
+    """Likely card widths (short side, pixels), best supported first: from ``known``
+    widths (whole cards elsewhere in the frame), the whole sides among ``corners`` and
+    the :func:`calipers` across them, each a card's width or its height.
 
     >>> top = Corner((0, 0), ((1, 0), (0, 1)), 100.0, True)
     >>> left = Corner((0, 0), ((0, 1), (1, 0)), 140.0, True)
     >>> [round(w) for w in card_widths([top, left])]
-    [100, 71, 140]
+    [100, 140, 71]
     """
-    candidates = list(known)
-    for corner in corners:
-        if corner.whole:
-            candidates += [corner.length, corner.length / CARD_ASPECT]
-    if not candidates:
+    weighted = [(width, KNOWN_WEIGHT * width) for width in known]
+    spans = [(corner.length, corner.length) for corner in corners if corner.whole]
+    for span, weight in spans + calipers(corners):
+        weighted += [(span, weight), (span / CARD_ASPECT, weight)]
+    if not weighted:
         return []
-    ranked: list[tuple[int, float]] = []
-    for width in sorted(set(candidates)):
-        close = [other for other in candidates if abs(other - width) <= 0.06 * width]
-        ranked.append((len(close), float(np.median(close))))
+    sizes = np.array([width for width, _ in weighted])
+    weights = np.array([weight for _, weight in weighted])
+    ranked = []
+    for width in np.unique(sizes):
+        close = np.abs(sizes - width) <= WIDTH_TOLERANCE * width
+        ranked.append((float(weights[close].sum()), float(np.median(sizes[close]))))
     ranked.sort(key=lambda item: -item[0])
     widths: list[float] = []
     for _, width in ranked:
-        if all(abs(width - other) > 0.06 * other for other in widths):
+        if all(abs(width - other) > WIDTH_TOLERANCE * other for other in widths):
             widths.append(width)
-    return widths[:3]
+    return widths[:WIDTHS]
 
 
 def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
@@ -462,7 +512,17 @@ def _blurred_grey(frame_bgr: Image, region: Array, sigma: float) -> Array:
     pad = int(3 * sigma) + 2
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(grey.shape[1], x + width + pad), min(grey.shape[0], y + height + pad)
-    grey[y0:y1, x0:x1] = cv2.GaussianBlur(grey[y0:y1, x0:x1], (0, 0), sigma)
+    box = grey[y0:y1, x0:x1]
+    # The paper's own level (print dilated away, smoothed) divided out: light falling
+    # unevenly or a glare patch does not change what the face looks like.
+    size = 2 * round(sigma * FLAT_REACH) + 1
+    paper = cv2.GaussianBlur(
+        cv2.dilate(box, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))),
+        (0, 0),
+        sigma * FLAT_REACH,
+    )
+    flat = cv2.divide(box, np.maximum(paper, 1), scale=PAPER_LEVEL)
+    grey[y0:y1, x0:x1] = cv2.GaussianBlur(flat, (0, 0), sigma)
     return np.asarray(grey)
 
 
