@@ -122,7 +122,7 @@ REFINE_MOVES = (
 REFINE_FLOOR = 0.5
 MAX_REFINEMENTS = 48
 #: Most rounds of moves in one refinement (each takes the best move).
-REFINE_ROUNDS = 8
+REFINE_ROUNDS = 5
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
 #: Card widths tried, and how close (share) two widths are to count as one; a whole
@@ -136,7 +136,7 @@ PARALLEL_DEGREES = 4.0
 MIN_OVERLAP = 0.3
 #: Each estimated width is tried as it is and grown: the white inside a celebrity card's
 #: golden border is narrower than a whole card.
-WIDTH_STEPS = (1.0, 1.08)
+WIDTH_STEPS = (1.0,)
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
