@@ -77,6 +77,8 @@ MIN_VISIBLE = 0.3
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.85
+#: Scale of the mask that test is made on (a coarse one is as good, and cheaper).
+INSIDE_SCALE = 0.25
 #: Gaps (pixels) closed between the white parts of one group of cards: a celebrity card's
 #: golden border or a shadow line splits the white of overlapping cards.
 BRIDGE_PIXELS = 11
@@ -602,15 +604,22 @@ class PartialReader:
         # A hypothesis may reach over the coloured border round a group (a celebrity
         # card's gold is not card white): it is tested against the group grown by a bridge.
         bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
-        reach = cv2.dilate(region, bridge)
+        reach = cv2.resize(
+            cv2.dilate(region, bridge), None, fx=INSIDE_SCALE, fy=INSIDE_SCALE,
+            interpolation=cv2.INTER_AREA,
+        )
         candidates: list[_Candidate] = []
         seen: set[tuple[int, int, int, int]] = set()
+        owns = []
         for piece, corners in pieces:
-            own = piece & free
+            # A group's own outline sees the whole unclaimed group: no mask of its own.
+            own = None if piece is region else piece & free
+            if own is not None:
+                owns.append(own)
             for corner in corners:
                 for quad in hypotheses(corner, widths):
                     key = _pose_key(quad)
-                    if key in seen or _inside_share(quad, reach) < MIN_INSIDE:
+                    if key in seen or _inside_share(quad, reach, INSIDE_SCALE) < MIN_INSIDE:
                         continue
                     seen.add(key)
                     candidates.append(_Candidate(quad, np.array(corner.point), own))
@@ -622,7 +631,7 @@ class PartialReader:
             ]
             for candidate, scored in zip(
                 stale,
-                self._score(grey, [(c.quad, (free, c.own)) for c in stale], used),
+                self._score(grey, [(c.quad, c.visible(free)) for c in stale], used),
                 strict=True,
             ):
                 candidate.scored = scored
@@ -662,8 +671,8 @@ class PartialReader:
             )
             used.add(scored.card_id)
             _claim(free, quad, value=0)
-            for candidate in candidates:
-                _claim(candidate.own, quad, value=0)
+            for own in owns:
+                _claim(own, quad, value=0)
             for candidate in candidates:
                 if _overlap(candidate.quad, quad) or (
                     candidate.refined is not None and candidate.refined[1].card_id in used
@@ -742,7 +751,7 @@ class PartialReader:
                 shift = np.array([dx, dy]) * reach * side(quad, 0) / 100.0
                 moved = (np.array(quad) - anchor) @ rotation.T * factor + anchor + shift
                 trials.append((_as_quad(moved), anchor + shift))
-            shown = (free, candidate.own)[scored.mask]
+            shown = candidate.visible(free)[scored.mask]
             results = self._score(grey, [(trial, (shown,)) for trial, _ in trials], used)
             ranked = [(_rank(r), k) for k, r in enumerate(results) if r is not None]
             top = max(ranked, default=None)
@@ -771,10 +780,15 @@ class _Scored:
 class _Candidate:
     quad: Quad
     anchor: Array
-    own: Array
+    own: Array | None
     scored: _Scored | None = None
     tried: bool = False
     refined: tuple[Quad, _Scored] | None = None
+
+    def visible(self, free: Array) -> tuple[Array, ...]:
+        """The masks it is scored over: the unclaimed group, and the unclaimed white
+        part it came from (if not the group itself)."""
+        return (free,) if self.own is None else (free, self.own)
 
 
 def _as_quad(points: Array) -> Quad:
@@ -829,9 +843,10 @@ def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
     cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), value)
 
 
-def _inside_share(quad: Quad, region: Array) -> float:
-    """How much of ``quad`` lies on ``region`` (a 0/255 mask; off the frame is outside)."""
-    points = np.round(np.array(quad)).astype(np.int32)
+def _inside_share(quad: Quad, region: Array, scale: float = 1.0) -> float:
+    """How much of ``quad`` lies on ``region`` (a 0/255 mask, ``scale`` times the frame's
+    size; off the frame is outside)."""
+    points = np.round(np.array(quad) * scale).astype(np.int32)
     x0, y0 = np.maximum(points.min(axis=0), 0)
     x1, y1 = points.max(axis=0) + 1
     if x1 <= x0 or y1 <= y0:
