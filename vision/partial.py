@@ -77,8 +77,10 @@ MIN_VISIBLE = 0.3
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.85
-#: Scale of the mask that test is made on (a coarse one is as good, and cheaper).
+#: Scale of the mask that test is made on, and the grid of points (across, down) it
+#: is made at (a coarse test is as good, and cheaper).
 INSIDE_SCALE = 0.25
+INSIDE_GRID = (8, 11)
 #: Gaps (pixels) closed between the white parts of one group of cards: a celebrity card's
 #: golden border or a shadow line splits the white of overlapping cards.
 BRIDGE_PIXELS = 11
@@ -451,18 +453,20 @@ def card_widths(corners: Sequence[Corner], known: Sequence[float] = ()) -> list[
         weighted += [(span, weight), (span / CARD_ASPECT, weight)]
     if not weighted:
         return []
-    sizes = np.array([width for width, _ in weighted])
-    weights = np.array([weight for _, weight in weighted])
-    ranked = []
-    for width in np.unique(sizes):
-        close = np.abs(sizes - width) <= WIDTH_TOLERANCE * width
-        ranked.append((float(weights[close].sum()), float(np.median(sizes[close]))))
-    ranked.sort(key=lambda item: -item[0])
+    order = np.argsort([width for width, _ in weighted])
+    sizes = np.array([weighted[k][0] for k in order])
+    weights = np.cumsum([0.0] + [weighted[k][1] for k in order])
+    # Each size's support: the weight of all sizes within the tolerance of it.
+    low = np.searchsorted(sizes, sizes * (1.0 - WIDTH_TOLERANCE), side="left")
+    high = np.searchsorted(sizes, sizes * (1.0 + WIDTH_TOLERANCE), side="right")
     widths: list[float] = []
-    for _, width in ranked:
+    for best in np.argsort(weights[low] - weights[high], kind="stable"):
+        width = float(np.median(sizes[low[best] : high[best]]))
         if all(abs(width - other) > WIDTH_TOLERANCE * other for other in widths):
             widths.append(width)
-    return widths[:WIDTHS]
+            if len(widths) == WIDTHS:
+                break
+    return widths
 
 
 def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
@@ -619,10 +623,11 @@ class PartialReader:
             for corner in corners:
                 for quad in hypotheses(corner, widths):
                     key = _pose_key(quad)
-                    if key in seen or _inside_share(quad, reach, INSIDE_SCALE) < MIN_INSIDE:
-                        continue
-                    seen.add(key)
-                    candidates.append(_Candidate(quad, np.array(corner.point), own))
+                    if key not in seen:
+                        seen.add(key)
+                        candidates.append(_Candidate(quad, np.array(corner.point), own))
+        shares = _inside_shares([c.quad for c in candidates], reach, INSIDE_SCALE)
+        candidates = [c for c, share in zip(candidates, shares, strict=True) if share >= MIN_INSIDE]
         reads: list[PartialRead] = []
         refinements = 0
         while candidates:
@@ -843,20 +848,31 @@ def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
     cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), value)
 
 
-def _inside_share(quad: Quad, region: Array, scale: float = 1.0) -> float:
-    """How much of ``quad`` lies on ``region`` (a 0/255 mask, ``scale`` times the frame's
-    size; off the frame is outside)."""
-    points = np.round(np.array(quad) * scale).astype(np.int32)
-    x0, y0 = np.maximum(points.min(axis=0), 0)
-    x1, y1 = points.max(axis=0) + 1
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    box = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(box, points - (x0, y0), 255)
-    total = cv2.countNonZero(box)
-    patch = region[y0:y1, x0:x1]
-    inside = cv2.countNonZero(cv2.bitwise_and(box[: patch.shape[0], : patch.shape[1]], patch))
-    return inside / total if total else 0.0
+def _inside_shares(quads: Sequence[Quad], region: Array, scale: float) -> Array:
+    """How much of each of ``quads`` lies on ``region`` (a 0/255 mask, ``scale`` times
+    the frame's size; off the frame is outside), from a grid of points inside each.
+
+    >>> region = np.zeros((10, 10), np.uint8); region[:, :5] = 255
+    >>> _inside_shares([((0, 0), (10, 0), (10, 10), (0, 10))], region, 1.0).tolist()
+    [0.5]
+    """
+    if not quads:
+        return np.zeros(0)
+    corners = np.array(quads, np.float64) * scale
+    across, down = ((np.arange(count) + 0.5) / count for count in INSIDE_GRID)
+    u, v = (grid.ravel()[None, :, None] for grid in np.meshgrid(across, down))
+    points = (
+        (1 - u) * (1 - v) * corners[:, None, 0]
+        + u * (1 - v) * corners[:, None, 1]
+        + u * v * corners[:, None, 2]
+        + (1 - u) * v * corners[:, None, 3]
+    )
+    columns, rows = (np.floor(points[..., k]).astype(np.int64) for k in (0, 1))
+    height, width = region.shape[:2]
+    on_frame = (columns >= 0) & (columns < width) & (rows >= 0) & (rows < height)
+    values = region[np.clip(rows, 0, height - 1), np.clip(columns, 0, width - 1)] > 0
+    shares: Array = (values & on_frame).mean(axis=1)
+    return shares
 
 
 def observation(read: PartialRead) -> CardObservation:
