@@ -123,7 +123,7 @@ REFINE_MOVES = (
 )
 #: Hypotheses scoring under this are not refined; at most this many refinements a frame
 #: (the best ones first, :data:`REFINED` at a time until one is reported).
-REFINE_FLOOR = 0.5
+REFINE_FLOOR = 0.4
 MAX_REFINEMENTS = 48
 #: Most rounds of moves in one refinement (each takes the best move).
 REFINE_ROUNDS = 5
