@@ -1,7 +1,9 @@
-"""Taught cards read from the part that shows: fanned hands and overlapped columns.
+"""Taught cards read from the part that shows: fanned hands, columns, overlapping rows.
 
 Overlapping cards merge into one "card white" region, so :mod:`vision.outline` finds
-no whole outline there. What whole cards leave of the frame is read here in three steps:
+no whole outline there, or one cut out of two cards. Whole reads stand only for cards
+lying alone or confirmed by the matcher here (:class:`OverlapRecognizer`); what they
+leave of the frame is read in three steps:
 
 1. **Corners.** The outline of each group of cards (white parts with gaps such as a
    golden border or a shadow line bridged) and of each white part is simplified to a
@@ -10,23 +12,24 @@ no whole outline there. What whole cards leave of the frame is read here in thre
    other side runs along the next edge where the two make a convex right angle, else
    square to the edge (that side is hidden).
 2. **Hypotheses.** From each corner a card is laid along its two sides, either taken as
-   the short side, at the card widths the whole sides in the frame suggest (an edge
-   between two right-angle corners is a whole side). A card reaching out of the group
-   is impossible and dropped.
-3. **Peeling.** Every hypothesis is sampled as a thumbnail of its face and compared with
-   the taught faces, either way up, by normalised correlation over its visible part: the
-   group less what cards read before it claim, or the white part it came from. The few
-   best are refined (small turns, scalings, shifts), the best reportable one is kept and
-   its outline claimed, and the rest are scored again: the top card of a fan is whole
-   and is read first, then the one under it, and so on. One read per physical card and
-   never one card id twice.
+   the short side, at the card widths the frame suggests: whole cards read, whole sides
+   (an edge between two right-angle corners) and :func:`calipers` across parallel
+   edges. A card reaching out of the group is impossible and dropped.
+3. **Peeling.** Every hypothesis is sampled as a thumbnail of its face (light divided
+   out) and compared with the taught faces, either way up, by normalised correlation
+   over its visible part, weighted to where the taught faces differ: the visible part
+   is the group less what cards read before it claim, or the white part it came from.
+   The best are refined (small turns, scalings, shifts), the best reportable one is kept
+   and its outline claimed, and the hypotheses it touches are scored again: the top
+   card of a fan is whole and is read first, then the one under it, and so on. One
+   read per physical card and never one card id twice.
 
-A card read whole is reported from :data:`ACCEPT_SCORE` and is sure from
+A card whose face shows whole is reported from :data:`ACCEPT_SCORE` and is sure from
 :data:`SURE_SCORE`; one read from a part (less than :data:`WHOLE_SHARE` of its face shows)
 must pass the stricter :data:`ACCEPT_PART` and :data:`SURE_PART`, each with a lead over
 the next best card. A read under its sure level is reported ``unsure``; anything under
 its accept level (clutter, cards never taught, strips too narrow to tell) is not
-reported at all. The levels were set on the synthetic scenes of
+reported at all. The levels were chosen on the tuning scenes of
 ``benchmarks/bench_taught_overlap.py`` (docs/vision-teaching.md has the figures).
 """
 
