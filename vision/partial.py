@@ -1,7 +1,9 @@
-"""Taught cards read from the part that shows: fanned hands and overlapped columns.
+"""Taught cards read from the part that shows: fanned hands, columns, overlapping rows.
 
 Overlapping cards merge into one "card white" region, so :mod:`vision.outline` finds
-no whole outline there. What whole cards leave of the frame is read here in three steps:
+no whole outline there, or one cut out of two cards. Whole reads stand only for cards
+lying alone or confirmed by the matcher here (:class:`OverlapRecognizer`); what they
+leave of the frame is read in three steps:
 
 1. **Corners.** The outline of each group of cards (white parts with gaps such as a
    golden border or a shadow line bridged) and of each white part is simplified to a
@@ -10,23 +12,24 @@ no whole outline there. What whole cards leave of the frame is read here in thre
    other side runs along the next edge where the two make a convex right angle, else
    square to the edge (that side is hidden).
 2. **Hypotheses.** From each corner a card is laid along its two sides, either taken as
-   the short side, at the card widths the whole sides in the frame suggest (an edge
-   between two right-angle corners is a whole side). A card reaching out of the group
-   is impossible and dropped.
-3. **Peeling.** Every hypothesis is sampled as a thumbnail of its face and compared with
-   the taught faces, either way up, by normalised correlation over its visible part: the
-   group less what cards read before it claim, or the white part it came from. The few
-   best are refined (small turns, scalings, shifts), the best reportable one is kept and
-   its outline claimed, and the rest are scored again: the top card of a fan is whole
-   and is read first, then the one under it, and so on. One read per physical card and
-   never one card id twice.
+   the short side, at the card widths the frame suggests: whole cards read, whole sides
+   (an edge between two right-angle corners) and :func:`calipers` across parallel
+   edges. A card reaching out of the group is impossible and dropped.
+3. **Peeling.** Every hypothesis is sampled as a thumbnail of its face (light divided
+   out) and compared with the taught faces, either way up, by normalised correlation
+   over its visible part, weighted to where the taught faces differ: the visible part
+   is the group less what cards read before it claim, or the white part it came from.
+   The best are refined (small turns, scalings, shifts), the best reportable one is kept
+   and its outline claimed, and the hypotheses it touches are scored again: the top
+   card of a fan is whole and is read first, then the one under it, and so on. One
+   read per physical card and never one card id twice.
 
-A card read whole is reported from :data:`ACCEPT_SCORE` and is sure from
+A card whose face shows whole is reported from :data:`ACCEPT_SCORE` and is sure from
 :data:`SURE_SCORE`; one read from a part (less than :data:`WHOLE_SHARE` of its face shows)
 must pass the stricter :data:`ACCEPT_PART` and :data:`SURE_PART`, each with a lead over
 the next best card. A read under its sure level is reported ``unsure``; anything under
 its accept level (clutter, cards never taught, strips too narrow to tell) is not
-reported at all. The levels were set on the synthetic scenes of
+reported at all. The levels were chosen on the tuning scenes of
 ``benchmarks/bench_taught_overlap.py`` (docs/vision-teaching.md has the figures).
 """
 
@@ -60,15 +63,27 @@ THUMB_SIZE = (40, 56)
 #: Blur (in canonical-face pixels) a frame gets before a face is sampled from it at
 #: thumbnail size: the taught thumbnails' blur and shrinking together.
 THUMB_BLUR = 1.7
+#: Reach of the paper level divided out of a frame (in thumbnail blurs) and the grey
+#: level paper gets.
+FLAT_REACH = 4.0
+PAPER_LEVEL = 230.0
 #: Grey-level spread under which a part counts as plain (its correlation is damped).
 MIN_SPREAD = 6.0
+#: Most hypotheses compared with the taught faces in one matrix product.
+BATCH = 8
+#: Least weight of a thumbnail pixel in a match (where all taught faces look alike).
+WEIGHT_FLOOR = 0.15
 #: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
 ERODE = np.ones((3, 3), np.uint8)
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
-MIN_VISIBLE = 0.2
+MIN_VISIBLE = 0.3
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.85
+#: Scale of the mask that test is made on, and the grid of points (across, down) it
+#: is made at (a coarse test is as good, and cheaper).
+INSIDE_SCALE = 0.25
+INSIDE_GRID = (8, 11)
 #: Gaps (pixels) closed between the white parts of one group of cards: a celebrity card's
 #: golden border or a shadow line splits the white of overlapping cards.
 BRIDGE_PIXELS = 11
@@ -76,10 +91,15 @@ BRIDGE_PIXELS = 11
 MAX_GROUP_FRACTION = 0.25
 #: White parts smaller than this share of the frame give no corners.
 MIN_PART_FRACTION = 0.0004
+#: A card read whole lies alone if its group of cards is at most this much larger than
+#: its outline. Its whole read stands from :data:`LONE_SCORE` if it lies alone, else
+#: from :data:`ACCEPT_SCORE`; one under that is read from the parts that show.
+ALONE_GROWTH = 1.25
+LONE_SCORE = 0.7
 #: A card read claims its outline grown by this factor (its border and shadow).
 CLAIM_GROWTH = 1.08
 #: Under this correlation a card (most of its face showing) is not reported at all.
-ACCEPT_SCORE = 0.7
+ACCEPT_SCORE = 0.8
 #: A part showing less than this share of its face needs :data:`ACCEPT_PART` to be
 #: reported, and that much ahead of the next best card; it is sure from :data:`SURE_PART`.
 WHOLE_SHARE = 0.9
@@ -104,13 +124,26 @@ REFINE_MOVES = (
     (0.0, 1.0, 0.0, -4.0),
     (0.0, 1.0, 0.0, 4.0),
 )
-#: Most rounds of moves in one refinement.
-REFINE_ROUNDS = 4
+#: Hypotheses scoring under this are not refined; at most this many refinements a frame
+#: (the best ones first, :data:`REFINED` at a time until one is reported).
+REFINE_FLOOR = 0.4
+MAX_REFINEMENTS = 48
+#: Most rounds of moves in one refinement (each takes the best move).
+REFINE_ROUNDS = 5
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
+#: Card widths tried, and how close (share) two widths are to count as one; a whole
+#: card read elsewhere supports its width this many times its size.
+WIDTHS = 4
+WIDTH_TOLERANCE = 0.06
+KNOWN_WEIGHT = 4.0
+#: Edges this close to parallel (degrees) facing each other, running side by side for
+#: at least this share of the shorter, measure a card across (:func:`calipers`).
+PARALLEL_DEGREES = 4.0
+MIN_OVERLAP = 0.3
 #: Each estimated width is tried as it is and grown: the white inside a celebrity card's
 #: golden border is narrower than a whole card.
-WIDTH_STEPS = (1.0, 1.08)
+WIDTH_STEPS = (1.0,)
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
@@ -161,14 +194,35 @@ def thumbnail(face: Image) -> Array:
 
 class PartialMatcher:
     """Masked normalised correlation of a face part against every taught face, either
-    way up."""
+    way up, weighted towards where the taught faces differ.
+
+    Each thumbnail pixel is weighted by how much the taught faces differ there (their
+    spread, over :data:`WEIGHT_FLOOR`): plain card and marks every card shares (a frame,
+    the same difficulty icons) tell nothing about which card a strip is, the print that
+    differs does.
+    """
 
     def __init__(self, faces: Mapping[str, Image]) -> None:
         self.ids = list(faces)
-        upright = [thumbnail(faces[i]) for i in self.ids]
-        turned = [np.rot90(thumb, 2) for thumb in upright]
-        self._thumbs = np.stack([thumb.reshape(-1) for thumb in upright + turned])
-        self._squares = self._thumbs**2
+        upright = np.stack([thumbnail(faces[i]) for i in self.ids])
+        spread = upright.std(axis=0)
+        peak = float(spread.max())
+        weights = WEIGHT_FLOOR + (1.0 - WEIGHT_FLOOR) * (spread / peak if peak > 0 else spread)
+        # Per orientation: the thumbnails and their squares (cards x pixels), and weights.
+        self._orientations = [
+            (
+                flat,
+                flat * flat,
+                np.asarray(weight, np.float32).reshape(-1),
+            )
+            for flat, weight in (
+                (np.asarray(thumbs, np.float32).reshape(len(self.ids), -1), weight)
+                for thumbs, weight in (
+                    (upright, weights),
+                    (upright[:, ::-1, ::-1], weights[::-1, ::-1]),
+                )
+            )
+        ]
 
     def scores(self, part: Array, mask: Array) -> Array:
         """Correlation of ``part`` (a thumbnail) over ``mask`` (0/1) with each taught card:
@@ -178,21 +232,75 @@ class PartialMatcher:
         ...          "b": np.tile(np.arange(140, dtype=np.uint8)[:, None], (1, 100))}
         >>> matcher = PartialMatcher({k: cv2.merge([v] * 3) for k, v in faces.items()})
         >>> half = np.zeros(THUMB_SIZE[::-1], np.float32); half[:, :20] = 1
-        >>> matcher.scores(thumbnail(faces["a"]), half).round(2).tolist()
-        [[1.0, 0.0], [-1.0, 0.0]]
+        >>> matcher.scores(thumbnail(faces["a"]), half)[:, 0].round(2).tolist()
+        [1.0, -1.0]
         """
-        weights = mask.reshape(-1)
-        count = max(float(weights.sum()), 1.0)
-        values = part.reshape(-1)
-        centred = (values - float(values @ weights) / count) * weights
-        floor = count * MIN_SPREAD**2
-        spread = math.sqrt(max(float(centred @ centred), floor))
-        taught_means = self._thumbs @ weights / count
-        taught_spread = np.sqrt(
-            np.maximum(self._squares @ weights - count * taught_means**2, floor)
-        )
-        result: Array = ((self._thumbs @ centred) / (taught_spread * spread)).reshape(2, -1)
+        many: Array = self.scores_many(part.reshape(1, -1), mask.reshape(1, -1))[0]
+        return many
+
+    def scores_many(self, parts: Array, masks: Array) -> Array:
+        """:meth:`scores` of many parts at once: ``parts`` and ``masks`` one flattened
+        thumbnail a row; the result is parts x 2 orientations x cards.
+
+        Compared :data:`BATCH` rows at a time: a product that small stays on one core
+        (a BLAS library spreads larger ones over threads that mostly wait).
+        """
+        if len(parts) > BATCH:
+            chunks = [
+                self.scores_many(parts[start : start + BATCH], masks[start : start + BATCH])
+                for start in range(0, len(parts), BATCH)
+            ]
+            joined: Array = np.concatenate(chunks)
+            return joined
+        values = np.asarray(parts, np.float32)
+        rows = []
+        for thumbs, squares, taught_weights in self._orientations:
+            weights = np.asarray(masks, np.float32) * taught_weights
+            total = np.maximum(weights.sum(axis=1), 1e-6)
+            centred = values - ((values * weights).sum(axis=1) / total)[:, None]
+            floor = total * MIN_SPREAD**2
+            spread = np.sqrt(np.maximum((centred * centred * weights).sum(axis=1), floor))
+            means = (weights @ thumbs.T) / total[:, None]
+            taught_spread = np.sqrt(
+                np.maximum(weights @ squares.T - total[:, None] * means**2, floor[:, None])
+            )
+            rows.append(((centred * weights) @ thumbs.T) / (taught_spread * spread[:, None]))
+        result: Array = np.stack(rows, axis=1)
         return result
+
+
+@dataclass(frozen=True)
+class CardWhite:
+    """A frame's "card white" (0/255, pinholes of noise closed) and the same with gaps up
+    to :data:`BRIDGE_PIXELS` bridged, so each group of overlapping cards is one region."""
+
+    white: Array
+    bridged: Array
+
+    @classmethod
+    def of(cls, frame_bgr: Image) -> CardWhite:
+        """The masks of ``frame_bgr``."""
+        white = cv2.morphologyEx(
+            card_white_mask(frame_bgr), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)
+        )
+        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
+        return cls(white, cv2.morphologyEx(white, cv2.MORPH_CLOSE, bridge))
+
+    def lies_alone(self, quad: Quad) -> bool:
+        """Whether the card ``quad`` is a group of its own: the bridged region at its centre
+        is not much larger than the card (:data:`ALONE_GROWTH`), so its outline is its own
+        and not cut out of overlapping cards by a shadow line or a border."""
+        centre = np.round(quad_centre(quad)).astype(int)
+        height, width = self.bridged.shape[:2]
+        if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+            return False
+        if not self.bridged[centre[1], centre[0]]:
+            return True
+        flooded = self.bridged.copy()
+        mask = np.zeros((height + 2, width + 2), np.uint8)
+        area, *_ = cv2.floodFill(flooded, mask, (int(centre[0]), int(centre[1])), 128)
+        card_area = cv2.contourArea(np.array(quad, np.float32))
+        return bool(area <= ALONE_GROWTH * card_area)
 
 
 def _fit_line(points: Array) -> tuple[Array, Array]:
@@ -298,31 +406,70 @@ def region_corners(contour: Array) -> list[Corner]:
     return corners
 
 
+def calipers(corners: Sequence[Corner]) -> list[tuple[float, float]]:
+    """Distances across the cards between parallel edges that face each other (the two
+    long sides of a column, the top and bottom of a row, opposite sides of a top card),
+    each with how far the two edges run side by side (its weight).
+
+    >>> top = Corner((0, 0), ((1, 0), (0, 1)), 100.0, False)
+    >>> bottom = Corner((10, 140), ((1, 0), (0, -1)), 60.0, False)
+    >>> calipers([top, bottom])
+    [(140.0, 60.0), (140.0, 60.0)]
+    """
+    if len(corners) < 2:
+        return []
+    points = np.array([corner.point for corner in corners], np.float64)
+    along = np.array([corner.directions[0] for corner in corners], np.float64)
+    normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    inward = np.array([corner.directions[1] for corner in corners], np.float64)
+    normal *= np.where((normal * inward).sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    lengths = np.array([corner.length for corner in corners])
+    facing = normal @ normal.T < -math.cos(math.radians(PARALLEL_DEGREES))
+    offsets = points[None, :, :] - points[:, None, :]
+    distance = (offsets * normal[:, None, :]).sum(axis=2)
+    start = (offsets * along[:, None, :]).sum(axis=2)
+    end = start + lengths[None, :] * (along @ along.T)
+    low, high = np.minimum(start, end), np.maximum(start, end)
+    overlap = np.minimum(high, lengths[:, None]) - np.maximum(low, 0.0)
+    shorter = np.minimum(lengths[:, None], lengths[None, :])
+    found = facing & (distance > 0) & (overlap >= MIN_OVERLAP * shorter)
+    rows, columns = np.nonzero(found)
+    return [
+        (float(distance[i, j]), float(overlap[i, j]))
+        for i, j in zip(rows, columns, strict=True)
+    ]
+
+
 def card_widths(corners: Sequence[Corner], known: Sequence[float] = ()) -> list[float]:
-    """Likely card widths (short side, pixels) from the whole sides among ``corners``
-    and ``known`` widths (whole cards elsewhere in the frame), most supported first.
+    """Likely card widths (short side, pixels), best supported first: from ``known``
+    widths (whole cards elsewhere in the frame), the whole sides among ``corners`` and
+    the :func:`calipers` across them, each a card's width or its height.
 
     >>> top = Corner((0, 0), ((1, 0), (0, 1)), 100.0, True)
     >>> left = Corner((0, 0), ((0, 1), (1, 0)), 140.0, True)
     >>> [round(w) for w in card_widths([top, left])]
-    [100, 71, 140]
+    [100, 140, 71]
     """
-    candidates = list(known)
-    for corner in corners:
-        if corner.whole:
-            candidates += [corner.length, corner.length / CARD_ASPECT]
-    if not candidates:
+    weighted = [(width, KNOWN_WEIGHT * width) for width in known]
+    spans = [(corner.length, corner.length) for corner in corners if corner.whole]
+    for span, weight in spans + calipers(corners):
+        weighted += [(span, weight), (span / CARD_ASPECT, weight)]
+    if not weighted:
         return []
-    ranked: list[tuple[int, float]] = []
-    for width in sorted(set(candidates)):
-        close = [other for other in candidates if abs(other - width) <= 0.06 * width]
-        ranked.append((len(close), float(np.median(close))))
-    ranked.sort(key=lambda item: -item[0])
+    order = np.argsort([width for width, _ in weighted])
+    sizes = np.array([weighted[k][0] for k in order])
+    weights = np.cumsum([0.0] + [weighted[k][1] for k in order])
+    # Each size's support: the weight of all sizes within the tolerance of it.
+    low = np.searchsorted(sizes, sizes * (1.0 - WIDTH_TOLERANCE), side="left")
+    high = np.searchsorted(sizes, sizes * (1.0 + WIDTH_TOLERANCE), side="right")
     widths: list[float] = []
-    for _, width in ranked:
-        if all(abs(width - other) > 0.06 * other for other in widths):
+    for best in np.argsort(weights[low] - weights[high], kind="stable"):
+        width = float(np.median(sizes[low[best] : high[best]]))
+        if all(abs(width - other) > WIDTH_TOLERANCE * other for other in widths):
             widths.append(width)
-    return widths[:3]
+            if len(widths) == WIDTHS:
+                break
+    return widths
 
 
 def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
@@ -374,7 +521,17 @@ def _blurred_grey(frame_bgr: Image, region: Array, sigma: float) -> Array:
     pad = int(3 * sigma) + 2
     x0, y0 = max(0, x - pad), max(0, y - pad)
     x1, y1 = min(grey.shape[1], x + width + pad), min(grey.shape[0], y + height + pad)
-    grey[y0:y1, x0:x1] = cv2.GaussianBlur(grey[y0:y1, x0:x1], (0, 0), sigma)
+    box = grey[y0:y1, x0:x1]
+    # The paper's own level (print dilated away, smoothed) divided out: light falling
+    # unevenly or a glare patch does not change what the face looks like.
+    size = 2 * round(sigma * FLAT_REACH) + 1
+    paper = cv2.GaussianBlur(
+        cv2.dilate(box, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))),
+        (0, 0),
+        sigma * FLAT_REACH,
+    )
+    flat = cv2.divide(box, np.maximum(paper, 1), scale=PAPER_LEVEL)
+    grey[y0:y1, x0:x1] = cv2.GaussianBlur(flat, (0, 0), sigma)
     return np.asarray(grey)
 
 
@@ -389,21 +546,18 @@ class PartialReader:
         frame_bgr: Image,
         claimed: Sequence[Quad] = (),
         exclude: Sequence[str] = (),
+        masks: CardWhite | None = None,
     ) -> list[PartialRead]:
         """Cards in the overlapped regions of the frame.
 
-        ``claimed`` are outlines already accounted for (whole cards, read or not): what
-        they cover is not read again; ``exclude`` card ids already read elsewhere.
+        ``claimed`` are outlines already accounted for (cards read whole): what they
+        cover is not read again; ``exclude`` card ids already read elsewhere; ``masks``
+        the frame's :class:`CardWhite` if already made.
         """
         height, width = frame_bgr.shape[:2]
-        kernel = np.ones((5, 5), np.uint8)
-        white = cv2.morphologyEx(card_white_mask(frame_bgr), cv2.MORPH_CLOSE, kernel)
-        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
-        groups, _ = cv2.findContours(
-            cv2.morphologyEx(white, cv2.MORPH_CLOSE, bridge),
-            cv2.RETR_EXTERNAL,
-            cv2.CHAIN_APPROX_NONE,
-        )
+        masks = CardWhite.of(frame_bgr) if masks is None else masks
+        white = masks.white
+        groups, _ = cv2.findContours(masks.bridged, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         taken = np.zeros((height, width), np.uint8)
         for quad in claimed:
             _claim(taken, quad, value=255)
@@ -433,6 +587,13 @@ class PartialReader:
         pieces += [(region, region_corners(group)) for group in outer]
         return self._read_region(frame_bgr, pieces, region, taken, known, set(exclude))
 
+    def verify(self, frame_bgr: Image, quad: Quad) -> _Scored | None:
+        """How the matcher reads the card inside ``quad``, all of its face taken to show."""
+        shown = np.zeros(frame_bgr.shape[:2], np.uint8)
+        cv2.fillConvexPoly(shown, np.round(np.array(quad)).astype(np.int32), 255)
+        grey = _blurred_grey(frame_bgr, shown, THUMB_BLUR * side(quad, 0) / FACE_SIZE[0])
+        return self._score(grey, [(quad, (shown,))], set())[0]
+
     def _read_region(
         self,
         frame_bgr: Image,
@@ -447,32 +608,64 @@ class PartialReader:
             return []
         free = cv2.bitwise_and(region, cv2.bitwise_not(taken))
         grey = _blurred_grey(frame_bgr, region, THUMB_BLUR * widths[0] / FACE_SIZE[0])
+        # A hypothesis may reach over the coloured border round a group (a celebrity
+        # card's gold is not card white): it is tested against the group grown by a bridge.
+        bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
+        reach = cv2.resize(
+            cv2.dilate(region, bridge), None, fx=INSIDE_SCALE, fy=INSIDE_SCALE,
+            interpolation=cv2.INTER_AREA,
+        )
         candidates: list[_Candidate] = []
         seen: set[tuple[int, int, int, int]] = set()
+        owns = []
         for piece, corners in pieces:
-            own = piece & free
+            # A group's own outline sees the whole unclaimed group: no mask of its own.
+            own = None if piece is region else piece & free
+            if own is not None:
+                owns.append(own)
             for corner in corners:
                 for quad in hypotheses(corner, widths):
                     key = _pose_key(quad)
-                    if key in seen or _inside_share(quad, region) < MIN_INSIDE:
-                        continue
-                    seen.add(key)
-                    candidates.append(_Candidate(quad, np.array(corner.point), own))
+                    if key not in seen:
+                        seen.add(key)
+                        candidates.append(_Candidate(quad, np.array(corner.point), own))
+        shares = _inside_shares([c.quad for c in candidates], reach, INSIDE_SCALE)
+        candidates = [c for c, share in zip(candidates, shares, strict=True) if share >= MIN_INSIDE]
         reads: list[PartialRead] = []
+        refinements = 0
         while candidates:
-            for candidate in candidates:
-                if candidate.scored is None or candidate.scored.card_id in used:
-                    candidate.scored = self._score(
-                        grey, (free, candidate.own), candidate.quad, used
-                    )
+            stale = [
+                c for c in candidates if c.scored is None or c.scored.card_id in used
+            ]
+            for candidate, scored in zip(
+                stale,
+                self._score(grey, [(c.quad, c.visible(free)) for c in stale], used),
+                strict=True,
+            ):
+                candidate.scored = scored
             ranked = sorted(
-                (c for c in candidates if c.scored is not None),
+                (
+                    c
+                    for c in candidates
+                    if c.scored is not None and not c.tried and c.scored.score >= REFINE_FLOOR
+                ),
                 key=lambda c: _rank(c.scored) if c.scored is not None else (False, -1.0),
                 reverse=True,
-            )[:REFINED]
-            best: tuple[Quad, _Scored] | None = None
+            )
+            cached = [c.refined for c in candidates if c.refined is not None]
+            best = max(
+                (refined for refined in cached if _accepted(refined[1])),
+                key=lambda refined: refined[1].score,
+                default=None,
+            )
+            batch = 0
             for candidate in ranked:
-                refined = self._refine(grey, free, candidate, used)
+                if refinements >= MAX_REFINEMENTS or (best is not None and batch == REFINED):
+                    break
+                refinements, batch = refinements + 1, batch + 1
+                candidate.tried = True
+                candidate.refined = self._refine(grey, free, candidate, used)
+                refined = candidate.refined
                 if _accepted(refined[1]) and (best is None or refined[1].score > best[1].score):
                     best = refined
             if best is None:
@@ -486,39 +679,53 @@ class PartialReader:
             )
             used.add(scored.card_id)
             _claim(free, quad, value=0)
+            for own in owns:
+                _claim(own, quad, value=0)
             for candidate in candidates:
-                _claim(candidate.own, quad, value=0)
-            for candidate in candidates:
-                if _overlap(candidate.quad, quad):
-                    candidate.scored = None
+                if _overlap(candidate.quad, quad) or (
+                    candidate.refined is not None and candidate.refined[1].card_id in used
+                ):
+                    candidate.scored, candidate.tried, candidate.refined = None, False, None
             candidates = [c for c in candidates if not _same_card(c.quad, quad)]
         return reads
 
     def _score(
-        self, grey: Array, visible: Sequence[Array], quad: Quad, used: set[str]
-    ) -> _Scored | None:
-        """The best untaken card for the face inside ``quad`` of the blurred ``grey`` frame,
-        over each of the ``visible`` masks (0/255: the unclaimed group; the unclaimed
-        white part the hypothesis came from)."""
-        warp = _thumb_warp(quad)
-        part = cv2.warpPerspective(
-            grey, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        ).astype(np.float32)
-        best: _Scored | None = None
-        for shown in visible:
-            seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
-            weights = cv2.erode((seen >= 250).astype(np.float32), ERODE)
-            share = float(weights.mean())
-            if share < MIN_VISIBLE:
-                continue
-            found = self._best(part, weights, share, used)
-            if found is not None and (best is None or _rank(found) > _rank(best)):
-                best = found
+        self, grey: Array, jobs: Sequence[tuple[Quad, Sequence[Array]]], used: set[str]
+    ) -> list[_Scored | None]:
+        """For each (quad, visible masks) of ``jobs``, the best untaken card for the face
+        inside the quad of the blurred ``grey`` frame, over each of its masks (0/255: the
+        unclaimed group; the unclaimed white part the hypothesis came from), all compared
+        in one batch."""
+        parts, masks, owners, shares, which = [], [], [], [], []
+        for number, (quad, visible) in enumerate(jobs):
+            warp = _thumb_warp(quad)
+            part = cv2.warpPerspective(
+                grey, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+            for mask_number, shown in enumerate(visible):
+                seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
+                weights = cv2.erode((seen >= 250).astype(np.float32), ERODE)
+                share = float(weights.mean())
+                if share >= MIN_VISIBLE:
+                    parts.append(part.reshape(-1))
+                    masks.append(weights.reshape(-1))
+                    owners.append(number)
+                    shares.append(share)
+                    which.append(mask_number)
+        best: list[_Scored | None] = [None] * len(jobs)
+        if not parts:
+            return best
+        scores = self.matcher.scores_many(np.stack(parts), np.stack(masks))
+        for row, number, share, mask_number in zip(scores, owners, shares, which, strict=True):
+            found = self._best(row, share, used, mask_number)
+            current = best[number]
+            if found is not None and (current is None or _rank(found) > _rank(current)):
+                best[number] = found
         return best
 
-    def _best(self, part: Array, weights: Array, share: float, used: set[str]) -> _Scored | None:
-        """The best card not in ``used`` for ``part`` over ``weights``, either way up."""
-        scores = self.matcher.scores(part, weights)
+    def _best(self, scores: Array, share: float, used: set[str], mask: int) -> _Scored | None:
+        """The best card not in ``used`` by ``scores`` (2 orientations x cards) over
+        visible mask number ``mask``."""
         card_scores = scores.max(axis=0)
         order = [int(k) for k in np.argsort(card_scores)[::-1]]
         untaken = [k for k in order if self.matcher.ids[k] not in used]
@@ -527,19 +734,22 @@ class PartialReader:
         index = untaken[0]
         runner = max((float(card_scores[k]) for k in order if k != index), default=-1.0)
         turned = bool(scores[1, index] > scores[0, index])
-        return _Scored(self.matcher.ids[index], float(card_scores[index]), runner, share, turned)
+        return _Scored(
+            self.matcher.ids[index], float(card_scores[index]), runner, share, turned, mask
+        )
 
     def _refine(
         self, grey: Array, free: Array, candidate: _Candidate, used: set[str]
     ) -> tuple[Quad, _Scored]:
-        """``candidate`` turned, scaled (about its anchor corner) and shifted, one small
-        move at a time, while that scores better; moves halve when none helps."""
+        """``candidate`` turned, scaled (about its anchor corner) and shifted: each round
+        scores every small move at once and takes the best if it scores better; the
+        moves halve when none does."""
         assert candidate.scored is not None
         quad, scored = candidate.quad, candidate.scored
         anchor = candidate.anchor
         reach = 1.0
         for _ in range(REFINE_ROUNDS):
-            improved = False
+            trials = []
             for turn, scale, dx, dy in REFINE_MOVES:
                 angle = math.radians(turn * reach)
                 rotation = np.array(
@@ -548,11 +758,16 @@ class PartialReader:
                 factor = 1.0 + (scale - 1.0) * reach
                 shift = np.array([dx, dy]) * reach * side(quad, 0) / 100.0
                 moved = (np.array(quad) - anchor) @ rotation.T * factor + anchor + shift
-                trial = _as_quad(moved)
-                result = self._score(grey, (free, candidate.own), trial, used)
-                if result is not None and _rank(result) > _rank(scored):
-                    quad, scored, anchor, improved = trial, result, anchor + shift, True
-            if not improved:
+                trials.append((_as_quad(moved), anchor + shift))
+            shown = candidate.visible(free)[scored.mask]
+            results = self._score(grey, [(trial, (shown,)) for trial, _ in trials], used)
+            ranked = [(_rank(r), k) for k, r in enumerate(results) if r is not None]
+            top = max(ranked, default=None)
+            if top is not None and top[0] > _rank(scored):
+                (quad, anchor), found = trials[top[1]], results[top[1]]
+                assert found is not None
+                scored = found
+            else:
                 reach /= 2.0
                 if reach < 0.25:
                     break
@@ -566,14 +781,22 @@ class _Scored:
     runner_up: float
     visible: float
     turned: bool
+    mask: int
 
 
 @dataclass
 class _Candidate:
     quad: Quad
     anchor: Array
-    own: Array
+    own: Array | None
     scored: _Scored | None = None
+    tried: bool = False
+    refined: tuple[Quad, _Scored] | None = None
+
+    def visible(self, free: Array) -> tuple[Array, ...]:
+        """The masks it is scored over: the unclaimed group, and the unclaimed white
+        part it came from (if not the group itself)."""
+        return (free,) if self.own is None else (free, self.own)
 
 
 def _as_quad(points: Array) -> Quad:
@@ -590,7 +813,8 @@ def _rank(scored: _Scored) -> tuple[bool, float]:
 def _accepted(scored: _Scored) -> bool:
     """Whether a scored hypothesis is reported at all."""
     if scored.visible >= WHOLE_SHARE:
-        return scored.score >= ACCEPT_SCORE
+        # A part more like a card read elsewhere is not read as another card.
+        return scored.score >= ACCEPT_SCORE and scored.score > scored.runner_up
     return scored.score >= ACCEPT_PART and scored.score - scored.runner_up >= ACCEPT_PART_MARGIN
 
 
@@ -627,19 +851,31 @@ def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
     cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), value)
 
 
-def _inside_share(quad: Quad, region: Array) -> float:
-    """How much of ``quad`` lies on ``region`` (a 0/255 mask; off the frame is outside)."""
-    points = np.round(np.array(quad)).astype(np.int32)
-    x0, y0 = np.maximum(points.min(axis=0), 0)
-    x1, y1 = points.max(axis=0) + 1
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    box = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(box, points - (x0, y0), 255)
-    total = cv2.countNonZero(box)
-    patch = region[y0:y1, x0:x1]
-    inside = cv2.countNonZero(cv2.bitwise_and(box[: patch.shape[0], : patch.shape[1]], patch))
-    return inside / total if total else 0.0
+def _inside_shares(quads: Sequence[Quad], region: Array, scale: float) -> Array:
+    """How much of each of ``quads`` lies on ``region`` (a 0/255 mask, ``scale`` times
+    the frame's size; off the frame is outside), from a grid of points inside each.
+
+    >>> region = np.zeros((10, 10), np.uint8); region[:, :5] = 255
+    >>> _inside_shares([((0, 0), (10, 0), (10, 10), (0, 10))], region, 1.0).tolist()
+    [0.5]
+    """
+    if not quads:
+        return np.zeros(0)
+    corners = np.array(quads, np.float64) * scale
+    across, down = ((np.arange(count) + 0.5) / count for count in INSIDE_GRID)
+    u, v = (grid.ravel()[None, :, None] for grid in np.meshgrid(across, down))
+    points = (
+        (1 - u) * (1 - v) * corners[:, None, 0]
+        + u * (1 - v) * corners[:, None, 1]
+        + u * v * corners[:, None, 2]
+        + (1 - u) * v * corners[:, None, 3]
+    )
+    columns, rows = (np.floor(points[..., k]).astype(np.int64) for k in (0, 1))
+    height, width = region.shape[:2]
+    on_frame = (columns >= 0) & (columns < width) & (rows >= 0) & (rows < height)
+    values = region[np.clip(rows, 0, height - 1), np.clip(columns, 0, width - 1)] > 0
+    shares: Array = (values & on_frame).mean(axis=1)
+    return shares
 
 
 def observation(read: PartialRead) -> CardObservation:
@@ -669,11 +905,32 @@ class OverlapRecognizer:
         self.whole = ProfileRecognizer(profile, threshold=threshold)
         self.partial = PartialReader(profile.faces)
 
+    def _stands(
+        self, frame_bgr: Image, masks: CardWhite, card: CardObservation, quad: Quad
+    ) -> bool:
+        """Whether a whole read stands: from :data:`LONE_SCORE` for a card lying alone,
+        else only if the partial matcher, over the whole outline, reads the same card."""
+        if masks.lies_alone(quad):
+            return card.confidence >= LONE_SCORE
+        check = self.partial.verify(frame_bgr, quad)
+        return check is not None and check.card_id == card.card and _accepted(check)
+
     def recognize(self, frame_bgr: Image) -> list[CardObservation]:
         """Every taught card in the frame, whole ones first; one read per card id."""
-        outlines = self.whole.find_outlines(frame_bgr)
-        whole = self.whole.recognize(frame_bgr, outlines)
+        masks = CardWhite.of(frame_bgr)
+        # An outline among other cards may be a covered card's white cut out by the card
+        # over it (or two cards making a quadrilateral): its whole read stands only if it
+        # scores well, else the partial reader reads it; no outline is claimed unread.
+        whole = [
+            (card, _as_quad(np.array(card.corners)))
+            for card in self.whole.recognize(frame_bgr)
+            if card.corners is not None
+        ]
+        kept = [(card, quad) for card, quad in whole if self._stands(frame_bgr, masks, card, quad)]
         reads = self.partial.read(
-            frame_bgr, claimed=outlines, exclude=[card.card for card in whole]
+            frame_bgr,
+            claimed=[quad for _, quad in kept],
+            exclude=[card.card for card, _ in kept],
+            masks=masks,
         )
-        return whole + [observation(read) for read in reads]
+        return [card for card, _ in kept] + [observation(read) for read in reads]

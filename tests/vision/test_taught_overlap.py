@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.bench_taught_overlap import taught_faces
+from benchmarks.bench_taught_overlap import legible, overlapped_scene, taught_faces
 from vision.observations import CardObservation
-from vision.partial import OverlapRecognizer, PartialRead
+from vision.partial import CardWhite, OverlapRecognizer, PartialRead
 from vision.profile import DeckProfile, ProfileRecognizer
 from vision.scenes.hands import spread_fan
 from vision.scenes.synthetic import CardFace, FaceLibrary, Scene, SceneBuilder
@@ -58,6 +58,40 @@ def test_a_fanned_hand_is_read_card_by_card_from_the_strips_that_show(
         hidden += sum(name in ("6x", "2x+4") for name in names)
     assert wrong == 0
     assert right >= 8 and hidden >= 5, (right, hidden)
+
+
+def test_a_row_with_slight_overlaps_is_read_card_by_card(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    faces, profile = deck
+    recognizer, whole_only = OverlapRecognizer(profile), ProfileRecognizer(profile)
+    for seed in (1, 4):
+        hand = [faces[name] for name in ("6x", "fib", "x/2")]
+        scene = overlapped_scene(SceneBuilder(seed), "row", hand, 55.0)
+        assert all(0.7 <= card.visible_fraction < 0.95 for card in scene.cards[:-1])
+        # outlines cut out of the overlapping cards' white: whole reading is not enough
+        assert _right_and_wrong(scene, whole_only.recognize(scene.image))[0] < 3
+        assert _right_and_wrong(scene, recognizer.recognize(scene.image)) == (3, 0)
+
+
+def test_a_card_apart_from_the_others_lies_alone(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    faces, _ = deck
+    scene = SceneBuilder(9).build([faces["6x"], faces["prime"]], glare=False)
+    white = CardWhite.of(scene.image)
+    assert [white.lies_alone(card.corners) for card in scene.cards] == [True, True]
+
+
+def test_a_card_is_legible_when_its_visible_part_tells_it_from_every_other(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    faces, _ = deck
+    hand = [faces[name] for name in ("prime", "triangle", "6x")]
+    tight = SceneBuilder(3).build(hand, layout="fan", height_cm=55.0)
+    assert legible(tight, list(faces.values())) == [False, False, True]  # icons only
+    row = overlapped_scene(SceneBuilder(3), "row", hand, 55.0)
+    assert legible(row, list(faces.values())) == [True, True, True]
 
 
 def test_clutter_and_untaught_cards_in_a_fan_are_not_reported(
