@@ -272,7 +272,6 @@ class Network:
     scale: np.ndarray
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]
     names: np.ndarray
-    temperature: float = 1.0
 
     def logits(self, features: np.ndarray) -> np.ndarray:
         """The output layer before the softmax, one row per row of ``features``."""
@@ -283,8 +282,8 @@ class Network:
         return np.asarray(values @ weights + bias)
 
     def shares(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The output names and each row's probabilities (softmax at ``temperature``)."""
-        logits = self.logits(features.astype(np.float32)) / self.temperature
+        """The output names and each row's probabilities (softmax)."""
+        logits = self.logits(features.astype(np.float32))
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
         return self.names, exp / exp.sum(axis=1, keepdims=True)
@@ -296,7 +295,6 @@ class Network:
             f"{prefix}_scale": self.scale,
             f"{prefix}_names": self.names.astype("U2"),
             f"{prefix}_layers": np.array(len(self.layers)),
-            f"{prefix}_temperature": np.array(self.temperature),
         }
         for number, (weights, bias) in enumerate(self.layers):
             found[f"{prefix}_w{number}"] = weights.astype(np.float16)
@@ -316,7 +314,6 @@ class Network:
             data[f"{prefix}_scale"].astype(np.float32),
             layers,
             data[f"{prefix}_names"],
-            float(data[f"{prefix}_temperature"]),
         )
 
 
