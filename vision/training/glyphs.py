@@ -9,7 +9,7 @@ picture fragments, part of an index) becomes a reject example.
 
 The shipped model is a :class:`~vision.glyphs.NetModel` learned from the CC0 faces and
 70 designs drawn by :mod:`vision.training.designs`; re-generate it (deterministic, about
-6 minutes on one core) with ``python -m vision.training.glyphs [FACES_DIR]`` (default
+7 minutes of CPU time) with ``python -m vision.training.glyphs [FACES_DIR]`` (default
 ``../shared/data/cards/faces-cc0``). Teaching (:func:`build_model`) builds a
 :class:`~vision.glyphs.NeighbourModel` from photos of one deck.
 """
