@@ -1,6 +1,7 @@
 """Playing-card recognition on the real photos: accuracy and speed against the goals.
 
-Accuracy out of the box (the shipped model, built from CC0 card faces only) and
+Accuracy out of the box (the shipped model, trained on CC0 card faces and drawn
+designs only, no real photo) and
 taught (a model taught from the 52 single-card photos, as a "teach this deck" run
 would): single photos are scored leave-one-card-out for the taught model, so no
 photo is read by a model taught from it; deals are never taught from.
@@ -282,8 +283,8 @@ def accuracy_figures(recognizer: CardRecognizer, sweep: CardRecognizer) -> None:
     chosen = choose_threshold(tallies.values())
     print(
         "cards: leave-one-source-out (threshold chosen for <= 1 % wrong on the other sources,"
-        " augmented copies of the left-out source left out too; the model is built from CC0"
-        " faces only, so it is chosen without any real source):"
+        " augmented copies of the left-out source left out too; the model is trained on CC0"
+        " faces and drawn designs only, so it is chosen without any real source):"
     )
     print(f"cards:   all sources pooled choose {chosen:.2f}")
     for name, result in tallies.items():

@@ -1,8 +1,8 @@
 """Standard playing cards on the real photos: single cards, fanned deals, close-ups, rotations.
 
 Two models are measured, both held to the product goals (single photos with at
-most one miss in 52): the shipped one (built from CC0 card faces only, never
-from these photos) and a model taught from the single-card photos (a "teach this
+most one miss in 52): the shipped one (learned from CC0 card faces and drawn
+designs, never from these photos) and a model taught from the single-card photos (a "teach this
 deck" run). The taught model reads single photos leave-one-card-out, so no photo
 is read by a model taught from it; the deals are never taught from.
 """

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vision.glyphs import REJECT, GlyphModel, NetModel
-from vision.training.designs import draw_face, random_design, suit_mask
+from vision.training.designs import FontError, draw_face, font_path, random_design, suit_mask
 from vision.training.glyphs import DESIGN_BATCHES, ExampleSet, drawn_designs, examples_of
 
 
@@ -84,3 +84,9 @@ def test_a_drawn_face_has_both_corner_indices() -> None:
     assert top_left > 50
     assert abs(top_left - bottom_right) < 0.1 * top_left
     assert face[0, 0, 3] == 0 and face[height // 2, width // 2, 3] == 255
+
+
+def test_a_missing_packaged_font_is_a_one_line_error() -> None:
+    with pytest.raises(FontError, match=r"Nope\.ttf of matplotlib not found"):
+        font_path("matplotlib", "Nope.ttf")
+    assert font_path("kivy", "Roboto-Regular.ttf").is_file()

@@ -26,6 +26,8 @@ import matplotlib
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.errors import CompanionError
+
 #: Upright face size in pixels (width, height), as the CC0 faces.
 FACE = (240, 336)
 #: Side of the canvas symbols and glyphs are drawn on before they are scaled down.
@@ -111,14 +113,22 @@ class Design:
     flat_three: bool
 
 
+class FontError(CompanionError, FileNotFoundError):
+    """A packaged font that is not where its package keeps it."""
+
+
 def font_path(package: str, name: str) -> Path:
     """Where ``name`` lies inside ``package`` (found without importing Kivy)."""
     if package == "matplotlib":
-        return Path(matplotlib.get_data_path()) / "fonts" / "ttf" / name
-    spec = importlib.util.find_spec(package)
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError(f"{package}: not installed, cannot read its font {name}")
-    return Path(next(iter(spec.submodule_search_locations))) / "data" / "fonts" / name
+        path = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / name
+    else:
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            raise FontError(f"{package}: not installed, cannot read its font {name}")
+        path = Path(next(iter(spec.submodule_search_locations))) / "data" / "fonts" / name
+    if not path.is_file():
+        raise FontError(f"{path}: font {name} of {package} not found")
+    return path
 
 
 @cache

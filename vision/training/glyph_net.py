@@ -3,8 +3,8 @@
 :func:`fit_network` trains a small fully connected network (:class:`vision.glyphs.Network`)
 by minibatch Adam on the cross-entropy, with weight decay and input noise so it leans on
 shapes every design shares rather than on one deck's details. :func:`net_model` fits the
-rank network (rank or reject, from rank and suit features) and the suit network (from
-the suit features of real indices) on an :class:`~vision.training.glyphs.ExampleSet`.
+rank network (rank or reject, from the rank features) and the suit network (from the
+suit features of real indices) on the examples of :mod:`vision.training.glyphs`.
 """
 
 from __future__ import annotations

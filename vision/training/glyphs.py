@@ -2,13 +2,16 @@
 
 Every example is cut by the same reader that runs at the table
 (:func:`vision.index_reader.find_index_candidates`), on card images drawn at
-random angles, sizes, slight perspective, blur and noise over a plain table.
-Candidates at the two corner indices, upright with respect to the card, are
-labelled with the card; every other candidate on the card (pips, picture
-fragments, part of an index) becomes a reject example.
+random angles, sizes, slight perspective and foreshortening, blur, noise and JPEG
+over a plain table. Candidates at the two corner indices, upright with respect to
+the card, are labelled with the card; every other candidate on the card (pips,
+picture fragments, part of an index) becomes a reject example.
 
-Re-generate the shipped model with ``python -m vision.training.glyphs
-[FACES_DIR]`` (default ``../shared/data/cards/faces-cc0``; both CC0 designs).
+The shipped model is a :class:`~vision.glyphs.NetModel` learned from the CC0 faces and
+70 designs drawn by :mod:`vision.training.designs`; re-generate it (deterministic, about
+7 minutes of CPU time) with ``python -m vision.training.glyphs [FACES_DIR]`` (default
+``../shared/data/cards/faces-cc0``). Teaching (:func:`build_model`) builds a
+:class:`~vision.glyphs.NeighbourModel` from photos of one deck.
 """
 
 from __future__ import annotations
@@ -326,7 +329,7 @@ def joker_pictures(faces_dir: Path) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Generate the shipped model and joker pictures from the CC0 faces.
+    """Generate the shipped model (CC0 faces and drawn designs) and the joker pictures.
 
     A folder without the faces is one line on stderr and exit code 2, and the shipped
     model is left as it was.
@@ -336,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = Parser(prog="python -m vision.training.glyphs",
                     description="Re-generate the shipped glyph model and joker pictures "
-                                "from the CC0 card faces.")
+                                "from the CC0 card faces and designs drawn by code.")
     parser.add_argument("faces_dir", nargs="?", type=Path, metavar="FACES_DIR",
                         default=Path(__file__).parents[3] / "shared/data/cards/faces-cc0",
                         help="the CC0 faces (default ../shared/data/cards/faces-cc0)")
