@@ -62,6 +62,8 @@ SMALL_WIDTH = WORKING_WIDTH // 2
 """Images narrower than this (the crop of a dice tray) are read ``SMALL_SCALE`` times larger,
 so the table round the dice is wide enough to tell the dice from it."""
 SMALL_SCALE = 2.0
+MIN_DIE_SIDE = 10.0
+"""A body narrower than this (working pixels) is too small to show countable pips (noise)."""
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,8 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
     sides = [b.side for b in bodies if b.side < width / 8 and b.area >= 4 * settings.min_body_area]
     typical = float(np.median(sides)) if sides else CROP_DIE_SIDE
     for body in bodies:
+        if body.side < MIN_DIE_SIDE:
+            continue
         contour, (x0, y0, box_w, box_h) = body.contour, body.box
         side = body.side if body.die_like or body.side < 2.5 * typical else typical
         zoom = min(settings.max_scale, max(1.0, CROP_DIE_SIDE / side))

@@ -113,7 +113,7 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> Scen
     view = _View(rng.uniform(0.0, 0.8), light, rng.uniform(0.3, 0.65))
     side = math.exp(rng.uniform(math.log(20.0), math.log(95.0)))
     count = int(rng.integers(1, 13))
-    spots = _places(rng, count + int(rng.integers(0, 6)), side, size, view.tilt)
+    spots = _places(rng, count + int(rng.integers(0, 10)), side, size, view.tilt)
     dice: list[SceneDie] = []
     order = sorted(range(len(spots)), key=lambda i: spots[i][1], reverse=True)
     for index in order:
@@ -157,7 +157,7 @@ def _places(
             break
         x = rng.uniform(side, width - side)
         y = -rng.uniform(side, height - side) / squash
-        gap = side * rng.uniform(1.05, 1.8)
+        gap = side * rng.uniform(0.95, 1.7)  # some touching
         if all(math.hypot(x - sx, y - sy) > gap for sx, sy in spots):
             spots.append((x, y))
     return spots
@@ -224,7 +224,10 @@ def _draw_die(
     body, pips = _colours(rng)
     spacing = rng.uniform(0.42, 0.58) * half
     radius = rng.uniform(0.11, 0.2) * half
-    corner = rng.uniform(0.05, 0.25)
+    big_one = rng.uniform(1.0, 2.0) if rng.random() < 0.5 else 1.0  # the one pip often larger
+    corner = rng.uniform(0.05, 0.3)
+    bevel = rng.uniform(0.0, 0.15)  # rounded edges: a band of other shade round each face
+    edge_shade = rng.uniform(0.55, 1.15)
     _shadow(canvas, rng, view, centre, half)
     top = np.zeros((4, 2))
     for face, ((normal, first, second), face_value) in enumerate(
@@ -235,12 +238,16 @@ def _draw_die(
             continue
         shade = view.shade(n) * rng.uniform(0.95, 1.05)
         middle = centre + n * half
-        outline = _rounded_square(middle, a * half, b * half, corner)
         colour = np.clip(body * shade + rng.normal(0, 4, 3), 0, 255)
-        cv2.fillPoly(canvas, [view.project(outline).round().astype(np.int32)], colour.tolist())
+        outline = _rounded_square(middle, a * half, b * half, corner)
+        edge = np.clip(colour * edge_shade, 0, 255)
+        cv2.fillPoly(canvas, [view.project(outline).round().astype(np.int32)], edge.tolist())
+        inner = _rounded_square(middle, a * half * (1 - bevel), b * half * (1 - bevel), corner)
+        cv2.fillPoly(canvas, [view.project(inner).round().astype(np.int32)], colour.tolist())
+        pip_radius = radius * (big_one if face_value == 1 else 1.0)
         for step_a, step_b in PIP_LAYOUTS[face_value]:
             pip_centre = middle + a * step_a * spacing + b * step_b * spacing
-            circle = _circle(pip_centre, a * radius, b * radius)
+            circle = _circle(pip_centre, a * pip_radius, b * pip_radius)
             pip_colour = np.clip(pips * shade * rng.uniform(0.8, 1.0), 0, 255)
             polygon = view.project(circle).round().astype(np.int32)
             cv2.fillPoly(canvas, [polygon], pip_colour.tolist(), lineType=cv2.LINE_AA)
@@ -302,7 +309,7 @@ def _draw_clutter(
     or a few pen dots."""
     ((x, y),) = view.project(np.array([[spot[0], spot[1], 0.0]]))
     scale = side * SUPERSAMPLE
-    kind = rng.integers(5)
+    kind = max(int(rng.integers(-2, 5)), 0)  # polyhedral dice most often
     colour = rng.uniform(0, 255, 3)
     ink = np.where(colour.mean() > 120, rng.uniform(0, 60, 3), rng.uniform(190, 255, 3))
     squash = math.cos(view.tilt)

@@ -26,12 +26,12 @@ import numpy.typing as npt
 
 from vision.dice import Candidate, DiceSettings, candidates, choose, model_inputs
 from vision.dice_labels import SOURCES, LabelledDie, LabelledPhoto, load_source, match
-from vision.dice_model import MODEL_FILE, DiceModel, fit
+from vision.dice_model import MODEL_FILE, PATCH, DiceModel, fit
 from vision.dice_scenes import render_scene
 from vision.observations import DieObservation
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
-SCENES = 1500
+SCENES = 1000
 SEED = 11
 
 
@@ -94,7 +94,7 @@ def _label(photo: LabelledPhoto, candidate: Candidate) -> int | None:
     return 0
 
 
-def train(seen: Sequence[Seen], settings: DiceSettings, *, epochs: int = 12) -> DiceModel:
+def train(seen: Sequence[Seen], settings: DiceSettings, *, epochs: int = 6) -> DiceModel:
     """Fit the model to every candidate of ``seen``, then set its sure threshold on the dice
     it then reports in the photos among them (the synthetic scenes if there are none)."""
     inputs: list[npt.NDArray[np.float64]] = []
@@ -103,9 +103,29 @@ def train(seen: Sequence[Seen], settings: DiceSettings, *, epochs: int = 12) -> 
         more_inputs, more_labels = rows(one)
         inputs += more_inputs
         labels += more_labels
-    model = fit(np.array(inputs, np.float32), np.array(labels), epochs=epochs)
+    model = fit(*turned(np.array(inputs, np.float32), np.array(labels)), epochs=epochs)
     photos = [one for one in seen if one.photo.source != "synthetic"]
     return model.with_sure(sure_threshold(photos or seen, model, settings))
+
+
+def turned(
+    inputs: npt.NDArray[np.float32], labels: npt.NDArray[np.int_]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int_]]:
+    """The rows four times: patches as they are, turned a quarter, mirrored, and both (a die
+    face shows the same value every way round).
+
+    >>> rows = np.arange(PATCH * PATCH + 2, dtype=np.float32)[None, :]
+    >>> more, labels = turned(rows, np.array([3]))
+    >>> more.shape, labels.tolist(), bool((more[1, -2:] == rows[0, -2:]).all())
+    ((4, 402), [3, 3, 3, 3], True)
+    """
+    count = len(inputs)
+    patches = inputs[:, : PATCH * PATCH].reshape(count, PATCH, PATCH)
+    quarter = np.rot90(patches, axes=(1, 2))
+    views = [patches, quarter, patches[:, :, ::-1], quarter[:, :, ::-1]]
+    rest = inputs[:, PATCH * PATCH :]
+    rows = np.concatenate([np.hstack([view.reshape(count, -1), rest]) for view in views])
+    return rows, np.tile(labels, len(views))
 
 
 def sure_threshold(seen: Sequence[Seen], model: DiceModel, settings: DiceSettings) -> float:
