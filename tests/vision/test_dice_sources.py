@@ -144,7 +144,7 @@ def test_training_is_repeatable_and_its_model_reads(shared_data: Path) -> None:
     settings = DiceSettings()
     photos = load_source(shared_data / "dice", "photos")[::15]
     seen = synthetic(4, settings) + see(photos, settings)
-    first, second = train(seen, settings, epochs=30), train(seen, settings, epochs=30)
+    first, second = train(seen, settings, epochs=10), train(seen, settings, epochs=10)
     assert np.array_equal(first.hidden_weights, second.hidden_weights)
     assert first.sure == second.sure
     result = Score()
