@@ -10,13 +10,17 @@ Three steps:
    and its **faces** are found there (:mod:`vision.dice_faces`): round pips darker or lighter
    than the face round them, linked into die-face layouts. A body much larger than the
    frame's typical one (dice touching a tray wall, clutter) is scaled for the typical one.
-3. Every candidate face is **scored** by a small learned model (:mod:`vision.dice_model`,
-   a small neural network on the face's measurements, trained by :mod:`vision.dice_training`
-   on the labelled photos): the probability that it is a six-sided die read right. Of
-   candidates closer than ``merge`` pip diameters, the likeliest stands. Faces below
-   ``report_floor`` are dropped; those below the model's ``sure`` threshold (chosen so that
-   sure reads are at most 1 % wrong on the photos it was trained on) are reported with
-   ``unsure=True``, for the table loop to raise as an attention item.
+   A square, filled body is also proposed as a die as a whole (once with dark, once with
+   light pips), so a die whose pips were not found as a face (motion blur merges them) can
+   still be read.
+3. Every candidate is **read** by a small learned model (:mod:`vision.dice_model`: a small
+   neural network on the candidate's normalised picture and its pip measurements, trained
+   by :mod:`vision.dice_training` on synthetic dice scenes and the labelled photos): the
+   probability of each value and of "not a six-sided die". The value read is the model's,
+   not the pip count. Of candidates closer than ``merge`` pip diameters, the likeliest read
+   stands. Reads below ``report_floor`` are dropped; those below the model's ``sure``
+   threshold (where at most 1 % of reads were wrong on the photos it was trained on) are
+   reported with ``unsure=True``, for the table loop to raise as an attention item.
 
 Figures per photo source, and leaving each source out of the training: ``python -m
 benchmarks dice``.
@@ -36,8 +40,15 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice_faces import Face, FaceSettings, faces_in_crop
-from vision.dice_model import DiceModel, face_features, shipped_model
+from vision.dice_faces import FACE_SIDE_IN_PIPS, Face, FaceSettings, channels, faces_in_crop
+from vision.dice_model import (
+    DiceModel,
+    body_features,
+    face_features,
+    face_patch,
+    patch_at,
+    shipped_model,
+)
 from vision.observations import DieObservation
 
 Image = npt.NDArray[Any]
@@ -51,6 +62,8 @@ SMALL_WIDTH = WORKING_WIDTH // 2
 """Images narrower than this (the crop of a dice tray) are read ``SMALL_SCALE`` times larger,
 so the table round the dice is wide enough to tell the dice from it."""
 SMALL_SCALE = 2.0
+MIN_DIE_SIDE = 10.0
+"""A body narrower than this (working pixels) is too small to show countable pips (noise)."""
 
 
 @dataclass(frozen=True)
@@ -76,12 +89,23 @@ class DiceSettings:
 
 @dataclass(frozen=True)
 class Candidate:
-    """A face found in a frame: where (frame pixels), how large, and its measurements."""
+    """A face found in a frame: where (frame pixels), how large, its picture and its
+    measurements (the model's inputs, :meth:`inputs`)."""
 
     value: int
     center: tuple[float, float]
     pip_diameter: float
+    patch: npt.NDArray[np.float64]
     features: tuple[float, ...]
+
+    def inputs(self) -> npt.NDArray[np.float64]:
+        """The model's input row: patch pixels, then measurements."""
+        return np.concatenate([self.patch, self.features])
+
+
+def model_inputs(found: list[Candidate]) -> npt.NDArray[np.float64]:
+    """The model's inputs, one row per candidate."""
+    return np.array([candidate.inputs() for candidate in found])
 
 
 def find_dice(
@@ -97,15 +121,17 @@ def find_dice(
     found = candidates(image, settings)
     if not found:
         return []
-    likelihoods = model.probabilities(np.array([c.features for c in found]))
-    return choose(found, likelihoods, settings, model.sure)
+    return choose(found, model.probabilities(model_inputs(found)), settings, model.sure)
 
 
 def choose(
-    found: list[Candidate], likelihoods: npt.NDArray[Any], settings: DiceSettings, sure: float
+    found: list[Candidate], probabilities: npt.NDArray[Any], settings: DiceSettings, sure: float
 ) -> list[DieObservation]:
-    """The likeliest candidate of each die, at least ``report_floor`` likely, left to right;
-    ``unsure`` below ``sure``."""
+    """For each die, the likeliest read of its candidates (the value the model finds most
+    likely, not the pip count), at least ``report_floor`` likely, left to right; ``unsure``
+    below ``sure``."""
+    values = probabilities[:, 1:].argmax(axis=1) + 1
+    likelihoods = probabilities[np.arange(len(found)), values]
     dice: list[DieObservation] = []
     kept: list[Candidate] = []
     for index in np.argsort(-likelihoods, kind="stable"):
@@ -117,7 +143,10 @@ def choose(
         kept.append(candidate)
         dice.append(
             DieObservation(
-                candidate.value, candidate.center, round(likelihood, 3), unsure=likelihood < sure
+                int(values[index]),
+                candidate.center,
+                round(likelihood, 3),
+                unsure=likelihood < sure,
             )
         )
     return sorted(dice, key=lambda die: (die.center[0], die.center[1]))
@@ -147,6 +176,8 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
     sides = [b.side for b in bodies if b.side < width / 8 and b.area >= 4 * settings.min_body_area]
     typical = float(np.median(sides)) if sides else CROP_DIE_SIDE
     for body in bodies:
+        if body.side < MIN_DIE_SIDE:
+            continue
         contour, (x0, y0, box_w, box_h) = body.contour, body.box
         side = body.side if body.die_like or body.side < 2.5 * typical else typical
         zoom = min(settings.max_scale, max(1.0, CROP_DIE_SIDE / side))
@@ -161,6 +192,9 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
             interpolation=cv2.INTER_LINEAR,
         )
         faces = faces_in_crop(crop, settings.faces)
+        planes = channels(crop) if faces else []
+        if body.die_like and not _box_at_edge(body.box, (width, height)):
+            found.extend(_body_proposals(lab[:, :, 0], body, zoom, len(faces), scale))
         for face in faces:
             fx, fy = face.center
             x, y = left + fx / zoom, top + fy / zoom
@@ -174,10 +208,38 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
                     face.value,
                     (x / scale, y / scale),
                     diameter / scale,
+                    face_patch(planes[face.channel], face),
                     face_features(face, side * zoom, zoom, len(faces)),
                 )
             )
     return found
+
+
+def _body_proposals(
+    lightness: Image, body: _Body, zoom: float, faces_on_body: int, scale: float
+) -> list[Candidate]:
+    """A square, filled body proposed as a die as a whole, with dark and with light pips: the
+    model reads its face from the picture when its pips were not found (blurred, merged)."""
+    moments = cv2.moments(body.contour)
+    if moments["m00"] <= 0:
+        return []
+    x, y = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+    diameter = body.side / FACE_SIDE_IN_PIPS
+    return [
+        Candidate(
+            0,
+            (x / scale, y / scale),
+            diameter / scale,
+            patch_at(lightness, (x, y), diameter, polarity),
+            body_features(zoom, faces_on_body),
+        )
+        for polarity in (1, -1)
+    ]
+
+
+def _box_at_edge(box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
+    x0, y0, box_w, box_h = box
+    return x0 <= 0 or y0 <= 0 or x0 + box_w >= size[0] or y0 + box_h >= size[1]
 
 
 @dataclass(frozen=True)

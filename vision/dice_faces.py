@@ -123,7 +123,7 @@ def faces_in_crop(lab: Image, settings: FaceSettings) -> list[Face]:
     """The candidate top faces in a Lab crop: pips darker or lighter than their face in
     lightness, or redder, greener, yellower or bluer (red pips on a black die)."""
     faces = []
-    for channel_index, channel in enumerate(_channels(lab)):
+    for channel_index, channel in enumerate(channels(lab)):
         for polarity in (1, -1):
             flipped = channel if polarity == 1 else cv2.bitwise_not(channel)
             pips = [
@@ -135,7 +135,7 @@ def faces_in_crop(lab: Image, settings: FaceSettings) -> list[Face]:
     return faces
 
 
-def _channels(lab: Image) -> list[Image]:
+def channels(lab: Image) -> list[Image]:
     """Lightness, and the two colour axes of Lab stretched to the range of lightness."""
     lightness, red_green, yellow_blue = cv2.split(lab)
     return [

@@ -1,14 +1,18 @@
-"""The learned half of the dice reader: how likely a candidate face is a die read right.
+"""The learned half of the dice reader: what a candidate face shows.
 
-A candidate face is described by a few measurements (:func:`face_features`: its value, pip
-polarity, how round and how clearly ringed its pips are, how alike in size, how many pips
-its group lost to fit a die layout, pip size against the body). A small neural network
-on them (one hidden layer of 24 tanh units, fitted by :func:`fit`, seeded), gives the
-probability that the face is a six-sided die with that value. ``sure`` is the lowest
-probability at which reads on the training photos were at most 1 % wrong.
+A candidate face is seen twice: as a small picture (:func:`face_patch`: ``PATCH`` x ``PATCH``
+pixels of the channel its pips were found in, about ``PATCH_SPAN`` pip diameters across,
+centred on the face, flipped so that pips are dark, and standardised, so the body colour and
+the light do not matter), and as a few measurements (:func:`face_features`: pip count,
+polarity, how round and how clearly ringed the pips are, how alike in size, pips dropped to
+fit a die layout, pip size against the body). A small neural network on both (one hidden
+layer of ReLU units, softmax over "not a six-sided die" and 1..6, fitted by :func:`fit`,
+seeded) gives the probability of each. ``sure`` is the lowest probability at which reads
+were at most 1 % wrong where it was set.
 
 The shipped model, ``vision/data/dice_model.npz``, is made by ``python -m
-vision.dice_training``.
+vision.dice_training`` (synthetic dice scenes, :mod:`vision.dice_scenes`, and the labelled
+photos).
 """
 
 from __future__ import annotations
@@ -19,14 +23,19 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.dice_faces import FACE_SIDE_IN_PIPS, MAX_PIPS, Face
 
 Vector = npt.NDArray[np.float64]
-LEARNING_RATE = 0.01
-WEIGHT_DECAY = 1e-3
+LEARNING_RATE = 0.002
+WEIGHT_DECAY = 1e-4
+PATCH = 20
+PATCH_SPAN = 7.0
+CLASSES = MAX_PIPS + 1
+"""Class 0 is "not a six-sided die read here"; class k is a face of k pips."""
 MODEL_FILE = Path(__file__).resolve().parent / "data" / "dice_model.npz"
 FEATURE_NAMES = (
     *(f"value {value}" for value in range(1, MAX_PIPS + 1)),
@@ -43,6 +52,7 @@ FEATURE_NAMES = (
     "pip size for the body",
     "zoom",
     "faces on the body",
+    "body proposal",
 )
 
 
@@ -69,66 +79,126 @@ def face_features(
         min(3.0, FACE_SIDE_IN_PIPS * mean_diameter / max(body_side, 1.0)),
         math.log(zoom),
         float(min(faces_on_body, 6)) / 6.0,
+        0.0,
     )
+
+
+def body_features(zoom: float, faces_on_body: int) -> tuple[float, ...]:
+    """The measurements of a die body proposed as a whole (no pips measured), as
+    :data:`FEATURE_NAMES`: every pip measurement zero, "body proposal" one."""
+    pip_measurements = len(FEATURE_NAMES) - 3
+    return (
+        *(0.0,) * pip_measurements,
+        math.log(zoom),
+        float(min(faces_on_body, 6)) / 6.0,
+        1.0,
+    )
+
+
+def face_patch(plane: npt.NDArray[Any], face: Face) -> Vector:
+    """The picture of ``face`` in ``plane`` (the channel its pips were found in): ``PATCH`` x
+    ``PATCH`` pixels over ``PATCH_SPAN`` pip diameters, pips dark, zero mean and unit spread,
+    flattened.
+
+    >>> from vision.dice_faces import Pip
+    >>> plane = np.full((80, 80), 200, np.uint8)
+    >>> _ = cv2.circle(plane, (40, 40), 5, 20, -1)
+    >>> pip = Pip(40.0, 40.0, 78.5, 1.0, 1.0, 200.0, 180.0, 1.0)
+    >>> patch = face_patch(plane, Face((pip,), 1, 0, 1))
+    >>> patch.shape, bool(patch[PATCH * PATCH // 2 + PATCH // 2] < -1.0)
+    ((400,), True)
+    """
+    return patch_at(plane, face.center, face.pip_diameter, face.polarity)
+
+
+def patch_at(
+    plane: npt.NDArray[Any], center: tuple[float, float], pip_diameter: float, polarity: int
+) -> Vector:
+    """The patch of :func:`face_patch` for a face of ``pip_diameter`` at ``center`` whose pips
+    are darker (``polarity`` 1) or lighter (-1) than the face."""
+    span = max(PATCH_SPAN * pip_diameter, float(PATCH))
+    flipped = plane if polarity == 1 else cv2.bitwise_not(plane)
+    window = cv2.getRectSubPix(flipped, (math.ceil(span), math.ceil(span)), center)
+    small = cv2.resize(window, (PATCH, PATCH), interpolation=cv2.INTER_AREA).astype(np.float64)
+    small -= small.mean()
+    small /= max(float(small.std()), 8.0)
+    flat: Vector = small.ravel()
+    return flat
 
 
 @dataclass(frozen=True)
 class DiceModel:
-    """A small neural network (one hidden tanh layer) on standardised features, and the
-    threshold for a sure read."""
+    """A small neural network (one hidden ReLU layer, softmax over :data:`CLASSES`) on
+    standardised inputs (patch pixels, then features), and the threshold for a sure read."""
 
     mean: Vector
     scale: Vector
     hidden_weights: Vector
     hidden_bias: Vector
     out_weights: Vector
-    out_bias: float
+    out_bias: Vector
     sure: float
 
-    def probabilities(self, features: npt.NDArray[Any]) -> Vector:
-        """The probability of a right read for each row of ``features``."""
-        hidden = np.tanh(
-            ((features - self.mean) / self.scale) @ self.hidden_weights + self.hidden_bias
+    def probabilities(self, inputs: npt.NDArray[Any]) -> Vector:
+        """The probability of each class for each row of ``inputs``."""
+        hidden = np.maximum(
+            ((inputs - self.mean) / self.scale) @ self.hidden_weights + self.hidden_bias, 0.0
         )
-        return _sigmoid(hidden @ self.out_weights + self.out_bias)
+        return _softmax(hidden @ self.out_weights + self.out_bias)
 
     def with_sure(self, sure: float) -> DiceModel:
         """The same network with another sure threshold."""
         return replace(self, sure=sure)
 
     def save(self, path: Path) -> None:
-        """Write the model as a small ``.npz`` file."""
-        np.savez(
+        """Write the model as a small compressed ``.npz`` file (weights as float32)."""
+        np.savez_compressed(
             path,
-            mean=self.mean,
-            scale=self.scale,
-            hidden_weights=self.hidden_weights,
-            hidden_bias=self.hidden_bias,
-            out_weights=self.out_weights,
-            out_bias=np.array([self.out_bias]),
+            mean=self.mean.astype(np.float32),
+            scale=self.scale.astype(np.float32),
+            hidden_weights=self.hidden_weights.astype(np.float32),
+            hidden_bias=self.hidden_bias.astype(np.float32),
+            out_weights=self.out_weights.astype(np.float32),
+            out_bias=self.out_bias.astype(np.float32),
             sure=np.array([self.sure]),
-            names=np.array(FEATURE_NAMES),
+            names=np.array(INPUT_NAMES),
         )
 
     @classmethod
     def load(cls, path: Path) -> DiceModel:
-        """Read a model written by :meth:`save`; refuses one made for other features."""
+        """Read a model written by :meth:`save`; refuses one made for other inputs."""
         with np.load(path) as data:
-            if tuple(str(name) for name in data["names"]) != FEATURE_NAMES:
-                raise ValueError(f"{path}: made for other features; rebuild it")
+            if tuple(str(name) for name in data["names"]) != INPUT_NAMES:
+                raise ValueError(f"{path}: made for other inputs; rebuild it")
+            mean, scale, hidden_weights, hidden_bias, out_weights, out_bias = (
+                data[key].astype(np.float64)
+                for key in (
+                    "mean",
+                    "scale",
+                    "hidden_weights",
+                    "hidden_bias",
+                    "out_weights",
+                    "out_bias",
+                )
+            )
             return cls(
-                data["mean"],
-                data["scale"],
-                data["hidden_weights"],
-                data["hidden_bias"],
-                data["out_weights"],
-                float(data["out_bias"][0]),
+                mean,
+                scale,
+                hidden_weights,
+                hidden_bias,
+                out_weights,
+                out_bias,
                 float(data["sure"][0]),
             )
 
 
-def _sigmoid(z: Vector) -> Vector:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))
+INPUT_NAMES = (*(f"patch {i}" for i in range(PATCH * PATCH)), *FEATURE_NAMES)
+
+
+def _softmax(z: Vector) -> Vector:
+    shifted = np.exp(z - z.max(axis=1, keepdims=True))
+    result: Vector = shifted / shifted.sum(axis=1, keepdims=True)
+    return result
 
 
 @cache
@@ -138,51 +208,62 @@ def shipped_model() -> DiceModel:
 
 
 def fit(
-    features: npt.NDArray[Any],
-    right: npt.NDArray[Any],
+    inputs: npt.NDArray[Any],
+    labels: npt.NDArray[Any],
     *,
-    hidden: int = 24,
-    steps: int = 1500,
+    hidden: int = 64,
+    epochs: int = 12,
+    batch: int = 256,
     seed: int = 0,
 ) -> DiceModel:
-    """Fit the network to ``features`` (one row per candidate) and ``right`` (0 or 1) by
-    full-batch Adam on the log loss with a little weight decay; seeded, so repeatable.
+    """Fit the network to ``inputs`` (one row per candidate) and ``labels`` (class 0..6) by
+    mini-batch Adam on the cross-entropy with a little weight decay; seeded, so repeatable.
     ``sure`` is left at 0.5 (the trainer sets it).
 
-    >>> rows = np.array([[0.0], [1.0], [2.0], [3.0]])
-    >>> model = fit(rows, np.array([0, 0, 1, 1]), hidden=2, steps=300)
-    >>> [bool(p > 0.5) for p in model.probabilities(rows)]
-    [False, False, True, True]
+    >>> rows = np.array([[0.0], [1.0], [2.0], [3.0]] * 20)
+    >>> model = fit(rows, np.array([0, 0, 3, 3] * 20), hidden=4, epochs=60, batch=8)
+    >>> [int(k) for k in model.probabilities(rows[:4]).argmax(axis=1)]
+    [0, 0, 3, 3]
     """
-    mean = features.mean(axis=0)
-    scale = features.std(axis=0)
+    mean = inputs.mean(axis=0)
+    scale = inputs.std(axis=0)
     scale[scale < 1e-9] = 1.0
-    x = (features - mean) / scale
-    y = right.astype(np.float64)
+    x = (inputs - mean) / scale
+    target = np.eye(CLASSES)[labels.astype(int)]
     rng = np.random.default_rng(seed)
     params = [
-        rng.normal(0.0, 1.0 / math.sqrt(x.shape[1]), (x.shape[1], hidden)),
+        rng.normal(0.0, math.sqrt(2.0 / x.shape[1]), (x.shape[1], hidden)),
         np.zeros(hidden),
-        rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden),
-        np.zeros(1),
+        rng.normal(0.0, 1.0 / math.sqrt(hidden), (hidden, CLASSES)),
+        np.zeros(CLASSES),
     ]
     first = [np.zeros_like(p) for p in params]
     second = [np.zeros_like(p) for p in params]
-    for step in range(1, steps + 1):
-        layer = np.tanh(x @ params[0] + params[1])
-        error = (_sigmoid(layer @ params[2] + params[3][0]) - y) / len(y)
-        back = np.outer(error, params[2]) * (1.0 - layer**2)
-        gradients = [
-            x.T @ back + WEIGHT_DECAY * params[0],
-            back.sum(axis=0),
-            layer.T @ error + WEIGHT_DECAY * params[2],
-            np.array([error.sum()]),
-        ]
-        for i, gradient in enumerate(gradients):
-            first[i] = 0.9 * first[i] + 0.1 * gradient
-            second[i] = 0.999 * second[i] + 0.001 * gradient**2
-            corrected = first[i] / (1.0 - 0.9**step)
-            params[i] -= (
-                LEARNING_RATE * corrected / (np.sqrt(second[i] / (1.0 - 0.999**step)) + 1e-8)
-            )
-    return DiceModel(mean, scale, params[0], params[1], params[2], float(params[3][0]), 0.5)
+    step = 0
+    for _ in range(epochs):
+        order = rng.permutation(len(x))
+        for start in range(0, len(x), batch):
+            rows = order[start : start + batch]
+            step += 1
+            gradients = _gradients(params, x[rows], target[rows])
+            for i, gradient in enumerate(gradients):
+                first[i] = 0.9 * first[i] + 0.1 * gradient
+                second[i] = 0.999 * second[i] + 0.001 * gradient**2
+                corrected = first[i] / (1.0 - 0.9**step)
+                params[i] -= (
+                    LEARNING_RATE * corrected / (np.sqrt(second[i] / (1.0 - 0.999**step)) + 1e-8)
+                )
+    return DiceModel(mean, scale, params[0], params[1], params[2], params[3], 0.5)
+
+
+def _gradients(params: list[Vector], x: Vector, target: Vector) -> list[Vector]:
+    """The gradients of the mean cross-entropy (plus weight decay) for one batch."""
+    layer = np.maximum(x @ params[0] + params[1], 0.0)
+    error = (_softmax(layer @ params[2] + params[3]) - target) / len(x)
+    back = (error @ params[2].T) * (layer > 0.0)
+    return [
+        x.T @ back + WEIGHT_DECAY * params[0],
+        back.sum(axis=0),
+        layer.T @ error + WEIGHT_DECAY * params[2],
+        error.sum(axis=0),
+    ]

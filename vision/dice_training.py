@@ -1,16 +1,20 @@
-"""Train the dice model on labelled photos: ``python -m vision.dice_training [DATA]``.
+"""Train the dice model: ``python -m vision.dice_training [DATA] [--scenes N]``.
 
-Every candidate face found in a photo (:func:`vision.dice.candidates`) is a training row:
-right (1) when it lies on a labelled die and shows its value, wrong (0) when it shows another
-value or lies on no countable die; rows on an uncertain die or a neutral object are left
-out. Deterministic (no random numbers); about a minute on one core for all three sources.
+The training rows are the candidate faces (:func:`vision.dice.candidates`) found in
+synthetic scenes (:mod:`vision.dice_scenes`, seeded) and, optionally, in labelled photos.
+A candidate on a labelled die's top face is labelled with that die's value (whatever its own
+pip count); one on no countable die is "not a die" (0); one on an uncertain die or a neutral
+object is left out. The sure threshold is set on the photos when there are any (at most 1 %
+of the sure reads of each source wrong), on the synthetic scenes otherwise. Deterministic; a few
+minutes on one core.
 
-``DATA`` defaults to ``../shared/data/dice``; the model is written to
-``vision/data/dice_model.npz``.
+``DATA`` defaults to ``../shared/data/dice``; the shipped model (synthetic scenes and all
+three photo sources) is written to ``vision/data/dice_model.npz``.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,17 +24,20 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice import Candidate, DiceSettings, candidates, choose
-from vision.dice_labels import SOURCES, LabelledPhoto, load_source, match
-from vision.dice_model import MODEL_FILE, DiceModel, fit
+from vision.dice import Candidate, DiceSettings, candidates, choose, model_inputs
+from vision.dice_labels import SOURCES, LabelledDie, LabelledPhoto, load_source, match
+from vision.dice_model import MODEL_FILE, PATCH, DiceModel, fit
+from vision.dice_scenes import render_scene
 from vision.observations import DieObservation
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
+SCENES = 1000
+SEED = 11
 
 
 @dataclass(frozen=True)
 class Seen:
-    """One photo and the candidate faces found in it."""
+    """One labelled picture and the candidate faces found in it."""
 
     photo: LabelledPhoto
     found: list[Candidate]
@@ -47,45 +54,86 @@ def see(photos: Iterable[LabelledPhoto], settings: DiceSettings) -> list[Seen]:
     return seen
 
 
-def rows(seen: Seen) -> tuple[list[tuple[float, ...]], list[int]]:
-    """The training rows of one photo: features, and whether each candidate reads right."""
-    reports = [DieObservation(c.value, c.center, 1.0) for c in seen.found]
-    features: list[tuple[float, ...]] = []
-    right: list[int] = []
-    for index, candidate in enumerate(seen.found):
-        verdict = _verdict(seen.photo, reports, index)
-        if verdict is not None:
-            features.append(candidate.features)
-            right.append(verdict)
-    return features, right
+def synthetic(count: int, settings: DiceSettings, seed: int = SEED) -> list[Seen]:
+    """``count`` synthetic scenes (scene ``i`` drawn from seed ``[seed, i]``) and their
+    candidates, labelled like photos (each die's top face as its box)."""
+    seen = []
+    for index in range(count):
+        scene = render_scene(np.random.default_rng([seed, index]))
+        height, width = scene.image.shape[:2]
+        dice = []
+        for die in scene.dice:
+            low, high = die.top.min(axis=0), die.top.max(axis=0)
+            x, y = die.center
+            dice.append(LabelledDie(die.value, x, y, *((high - low) / 2.0)))
+        photo = LabelledPhoto("synthetic", Path(f"synthetic-{index}"), width, height, tuple(dice))
+        seen.append(Seen(photo, candidates(scene.image, settings)))
+    return seen
 
 
-def _verdict(photo: LabelledPhoto, reports: Sequence[DieObservation], index: int) -> int | None:
-    """1 on a labelled die with its value, 0 on another value or on no die, None if neutral."""
-    report = reports[index]
-    on = [die for die in photo.dice if photo.matches(die, *report.center)]
-    if any(die.value == report.value for die in on):
-        return 1
-    if not on and photo.near(photo.neutral, *report.center):
+def rows(seen: Seen) -> tuple[list[npt.NDArray[np.float64]], list[int]]:
+    """The training rows of one picture: model inputs, and the class each should read."""
+    inputs: list[npt.NDArray[np.float64]] = []
+    labels: list[int] = []
+    for candidate in seen.found:
+        label = _label(seen.photo, candidate)
+        if label is not None:
+            inputs.append(candidate.inputs())
+            labels.append(label)
+    return inputs, labels
+
+
+def _label(photo: LabelledPhoto, candidate: Candidate) -> int | None:
+    """The labelled value under ``candidate``, 0 on no die, None on a neutral spot."""
+    on = [die for die in photo.dice if photo.matches(die, *candidate.center)]
+    if on:
+        x, y = candidate.center
+        return min(on, key=lambda die: (die.x - x) ** 2 + (die.y - y) ** 2).value
+    if photo.near(photo.neutral, *candidate.center):
         return None
     return 0
 
 
-def train(seen: Sequence[Seen], settings: DiceSettings) -> DiceModel:
-    """Fit the model to every candidate of ``seen``, then set its sure threshold on the
-    dice it then reports in them (at most 1 % of sure reads wrong)."""
-    features: list[tuple[float, ...]] = []
-    right: list[int] = []
+def train(seen: Sequence[Seen], settings: DiceSettings, *, epochs: int = 6) -> DiceModel:
+    """Fit the model to every candidate of ``seen``, then set its sure threshold on the dice
+    it then reports in the photos among them (the synthetic scenes if there are none)."""
+    inputs: list[npt.NDArray[np.float64]] = []
+    labels: list[int] = []
     for one in seen:
-        more_features, more_right = rows(one)
-        features += more_features
-        right += more_right
-    model = fit(np.array(features), np.array(right))
-    likelihoods: list[float] = []
-    verdicts: list[int] = []
+        more_inputs, more_labels = rows(one)
+        inputs += more_inputs
+        labels += more_labels
+    model = fit(*turned(np.array(inputs, np.float32), np.array(labels)), epochs=epochs)
+    photos = [one for one in seen if one.photo.source != "synthetic"]
+    return model.with_sure(sure_threshold(photos or seen, model, settings))
+
+
+def turned(
+    inputs: npt.NDArray[np.float32], labels: npt.NDArray[np.int_]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int_]]:
+    """The rows four times: patches as they are, turned a quarter, mirrored, and both (a die
+    face shows the same value every way round).
+
+    >>> rows = np.arange(PATCH * PATCH + 2, dtype=np.float32)[None, :]
+    >>> more, labels = turned(rows, np.array([3]))
+    >>> more.shape, labels.tolist(), bool((more[1, -2:] == rows[0, -2:]).all())
+    ((4, 402), [3, 3, 3, 3], True)
+    """
+    count = len(inputs)
+    patches = inputs[:, : PATCH * PATCH].reshape(count, PATCH, PATCH)
+    quarter = np.rot90(patches, axes=(1, 2))
+    views = [patches, quarter, patches[:, :, ::-1], quarter[:, :, ::-1]]
+    rest = inputs[:, PATCH * PATCH :]
+    rows = np.concatenate([np.hstack([view.reshape(count, -1), rest]) for view in views])
+    return rows, np.tile(labels, len(views))
+
+
+def sure_threshold(seen: Sequence[Seen], model: DiceModel, settings: DiceSettings) -> float:
+    """The lowest confidence at and above which at most 1 % of the reads are wrong in each
+    source of ``seen`` (the highest of the sources' thresholds)."""
+    by_source: dict[str, tuple[list[float], list[int]]] = {}
     for one in seen:
-        if not one.found:
-            continue
+        likelihoods, verdicts = by_source.setdefault(one.photo.source, ([], []))
         reports = read(one, model, settings, sure=0.0)
         matched = match(one.photo, reports)
         for index, report in enumerate(reports):
@@ -93,7 +141,7 @@ def train(seen: Sequence[Seen], settings: DiceSettings) -> DiceModel:
                 continue
             likelihoods.append(report.confidence)
             verdicts.append(1 if index in matched.right else 0)
-    return model.with_sure(_threshold(likelihoods, verdicts))
+    return max(_threshold(*pair) for pair in by_source.values())
 
 
 def _threshold(likelihoods: list[float], verdicts: list[int], wrong_share: float = 0.01) -> float:
@@ -116,22 +164,25 @@ def read(
     """What :func:`vision.dice.find_dice` reports for already-found candidates."""
     if not seen.found:
         return []
-    likelihoods = model.probabilities(np.array([c.features for c in seen.found]))
-    return choose(seen.found, likelihoods, settings, model.sure if sure is None else sure)
+    probabilities = model.probabilities(model_inputs(seen.found))
+    return choose(seen.found, probabilities, settings, model.sure if sure is None else sure)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Train on every source and write the shipped model."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    data = Path(args[0]) if args else DEFAULT_DATA
-    if not data.is_dir():
-        print(f"dice training: no photos at {data}", file=sys.stderr)
+    """Train on synthetic scenes and every photo source, and write the shipped model."""
+    parser = argparse.ArgumentParser(prog="python -m vision.dice_training")
+    parser.add_argument("data", nargs="?", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--scenes", type=int, default=SCENES, help="synthetic scenes")
+    args = parser.parse_args(argv)
+    if not args.data.is_dir():
+        print(f"dice training: no photos at {args.data}", file=sys.stderr)
         return 2
+    cv2.setNumThreads(1)
     settings = DiceSettings()
-    seen = [s for source in SOURCES for s in see(load_source(data, source), settings)]
-    model = train(seen, settings)
+    photos = [s for source in SOURCES for s in see(load_source(args.data, source), settings)]
+    model = train(synthetic(args.scenes, settings) + photos, settings)
     model.save(MODEL_FILE)
-    print(f"dice training: {len(seen)} photos; sure at {model.sure:.3f}")
+    print(f"dice training: {args.scenes} scenes, {len(photos)} photos; sure at {model.sure:.3f}")
     print(f"dice training: wrote {MODEL_FILE}")
     return 0
 

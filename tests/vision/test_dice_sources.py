@@ -1,5 +1,6 @@
 """Dice on the coloured and assorted photo sources, on altered copies of real photos
-(colour cast, shadow band, glare, blur), and the shipped model and its training."""
+(colour cast, shadow band, glare, blur), on synthetic scenes the model was not trained on,
+and the shipped model and its training."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ import pytest
 
 from vision.dice import DiceSettings, Image, find_dice
 from vision.dice_labels import LabelledPhoto, Score, load_source, score
-from vision.dice_model import FEATURE_NAMES, MODEL_FILE, DiceModel, shipped_model
-from vision.dice_training import see, train
+from vision.dice_model import INPUT_NAMES, MODEL_FILE, DiceModel, shipped_model
+from vision.dice_scenes import render_scene
+from vision.dice_training import SEED, see, synthetic, train
 
 # Guards a little below what the benchmark measures on these subsets (see docs).
-MIN_RIGHT = {"photos-coloured": 0.50, "photos-assorted": 0.40}
-MAX_SURE_WRONG = 0.05
-MAX_ON_POLYHEDRAL = 0.03
+MIN_RIGHT = {"photos-coloured": 0.62, "photos-assorted": 0.52}
+MAX_SURE_WRONG = 0.03
+MAX_ON_POLYHEDRAL = 0.1  # and none of them sure
+MIN_SYNTHETIC_RIGHT = 0.4  # measured 21 of 44
 
 
 def read_source(photos: list[LabelledPhoto]) -> tuple[Score, Score]:
@@ -55,6 +58,7 @@ def test_assorted_dice_are_read_and_polyhedral_dice_are_not(
     assert every.labelled >= 150 and every.polyhedral >= 150
     assert every.right_share >= MIN_RIGHT["photos-assorted"]
     assert every.on_polyhedral / every.polyhedral <= MAX_ON_POLYHEDRAL
+    assert sure.on_polyhedral == 0
     assert sure.wrong_share <= MAX_SURE_WRONG
 
 
@@ -86,8 +90,8 @@ def blur(image: Image) -> Image:
 
 @pytest.mark.parametrize(
     ("alter", "allowed_loss"),
-    # a shadow band costs most (measured: 67 -> 48 of 98 dice right): a known weakness
-    [(colour_cast, 0.1), (shadow_band, 0.25), (glare, 0.1), (blur, 0.1)],
+    # measured, dice right of 98: 77 plain; blur 64 (a known weakness of the learned reader)
+    [(colour_cast, 0.1), (shadow_band, 0.25), (glare, 0.1), (blur, 0.15)],
 )
 def test_altered_photos_read_nearly_as_well(
     shared_data: Path, alter: Callable[[Image], Image], allowed_loss: float
@@ -109,22 +113,38 @@ def test_altered_photos_read_nearly_as_well(
 def test_the_shipped_model_is_small_and_loads() -> None:
     assert MODEL_FILE.stat().st_size < 2_000_000
     model = shipped_model()
-    assert model.mean.shape == (len(FEATURE_NAMES),)
+    assert model.mean.shape == (len(INPUT_NAMES),)
     assert 0.5 <= model.sure <= 1.0
 
 
-def test_a_model_for_other_features_is_refused(tmp_path: Path) -> None:
+def test_a_model_for_other_inputs_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "other.npz"
     np.savez(path, names=np.array(["something else"]))
-    with pytest.raises(ValueError, match="made for other features"):
+    with pytest.raises(ValueError, match="made for other inputs"):
         DiceModel.load(path)
 
 
+def test_synthetic_scenes_the_model_never_saw_are_read() -> None:
+    """Scenes drawn from another seed than the training scenes."""
+    right = labelled = 0
+    for index in range(8):
+        scene = render_scene(np.random.default_rng([SEED + 1, index]))
+        read = find_dice(scene.image)
+        labelled += len(scene.dice)
+        right += sum(
+            any(die.holds(*seen.center) and seen.value == die.value for seen in read)
+            for die in scene.dice
+        )
+    assert labelled >= 30
+    assert right >= MIN_SYNTHETIC_RIGHT * labelled
+
+
 def test_training_is_repeatable_and_its_model_reads(shared_data: Path) -> None:
+    """A tiny training run (a few synthetic scenes and every 15th white-dice photo) twice."""
     settings = DiceSettings()
     photos = load_source(shared_data / "dice", "photos")[::15]
-    seen = see(photos, settings)
-    first, second = train(seen, settings), train(seen, settings)
+    seen = synthetic(4, settings) + see(photos, settings)
+    first, second = train(seen, settings, epochs=10), train(seen, settings, epochs=10)
     assert np.array_equal(first.hidden_weights, second.hidden_weights)
     assert first.sure == second.sure
     result = Score()

@@ -1,0 +1,433 @@
+"""Synthetic dice scenes, drawn by the project's own code, for training the dice reader.
+
+Domain-randomised: cubes of any body colour with light or dark pips of any size, seen from
+straight above to steeply from one side (so side faces show), lit from anywhere, on wood,
+cloth, cork, plain or white tables, with shadows; among clutter that must not be read as
+six-sided dice (polyhedral dice drawn as triangles, kites, pentagons and hexagons with
+numerals, coins, casino chips, card corners, pen dots); then a camera: mild perspective,
+colour cast, uneven light, glare, defocus or motion blur, noise and JPEG. Everything comes
+from one numpy generator, so a seed gives the same scene.
+
+>>> scene = render_scene(np.random.default_rng(0))
+>>> scene.image.shape, scene.image.dtype
+((480, 640, 3), dtype('uint8'))
+>>> all(1 <= die.value <= 6 for die in scene.dice)
+True
+>>> bool((render_scene(np.random.default_rng(4)).image == render_scene(
+...     np.random.default_rng(4)).image).all())
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.scenes.textures import KINDS, TONES, table_texture
+
+Image = npt.NDArray[Any]
+Vector = npt.NDArray[np.float64]
+
+SIZE = (640, 480)
+SUPERSAMPLE = 2
+PIP_LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (-1, 1), (1, -1), (1, 1)),
+    5: ((-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+}
+"""Pip positions on a face, in steps of the pip spacing from its centre."""
+CIRCLE_POINTS = 16
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
+
+
+@dataclass(frozen=True)
+class SceneDie:
+    """A six-sided die in a scene: its top value, top-face outline and side, in pixels."""
+
+    value: int
+    top: Image
+    side: float
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x, y = self.top.mean(axis=0)
+        return float(x), float(y)
+
+    def holds(self, x: float, y: float, slack: float = 0.2) -> bool:
+        """Whether (x, y) lies on the top face (or within ``slack`` sides of it)."""
+        contour = self.top.astype(np.float32).reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(contour, (x, y), True) >= -slack * self.side
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A rendered BGR ``image`` and the six-sided dice in it (everything else is clutter)."""
+
+    image: Image
+    dice: tuple[SceneDie, ...]
+
+
+@dataclass(frozen=True)
+class _View:
+    """The camera: tilt from straight down (radians), light direction and ambient share."""
+
+    tilt: float
+    light: Vector
+    ambient: float
+
+    def project(self, points: Vector) -> Vector:
+        """World points (x right, y away, z up; pixels) to supersampled image pixels."""
+        u = points[:, 0]
+        v = -(points[:, 1] * math.cos(self.tilt) + points[:, 2] * math.sin(self.tilt))
+        return np.stack([u, v], axis=1) * SUPERSAMPLE
+
+    def facing(self, normal: Vector) -> float:
+        return float(normal[1] * -math.sin(self.tilt) + normal[2] * math.cos(self.tilt))
+
+    def shade(self, normal: Vector) -> float:
+        return self.ambient + (1.0 - self.ambient) * max(0.0, float(normal @ self.light))
+
+
+def render_scene(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> Scene:
+    """One random scene of ``size`` (width, height) with 1-12 dice and some clutter."""
+    width, height = size
+    big = (width * SUPERSAMPLE, height * SUPERSAMPLE)
+    canvas = _surface(rng, big)
+    elevation = rng.uniform(0.6, 1.5)
+    azimuth = rng.uniform(0.0, 2.0 * math.pi)
+    light = np.array(
+        [
+            math.cos(elevation) * math.cos(azimuth),
+            math.cos(elevation) * math.sin(azimuth),
+            math.sin(elevation),
+        ]
+    )
+    view = _View(rng.uniform(0.0, 0.8), light, rng.uniform(0.3, 0.65))
+    side = math.exp(rng.uniform(math.log(20.0), math.log(95.0)))
+    count = int(rng.integers(1, 13))
+    spots = _places(rng, count + int(rng.integers(0, 10)), side, size, view.tilt)
+    dice: list[SceneDie] = []
+    order = sorted(range(len(spots)), key=lambda i: spots[i][1], reverse=True)
+    for index in order:
+        x, y = spots[index]
+        one_side = side * rng.uniform(0.85, 1.15)
+        if index < count:
+            dice.append(_draw_die(canvas, rng, view, (x, y), one_side))
+        else:
+            _draw_clutter(canvas, rng, view, (x, y), one_side)
+    image = cv2.resize(canvas, size, interpolation=cv2.INTER_AREA)
+    image, dice = _camera(image, dice, rng)
+    return Scene(image, tuple(dice))
+
+
+def _surface(rng: np.random.Generator, size: tuple[int, int]) -> Image:
+    """A table: a textured surface recoloured at random, or a plain or white one."""
+    width, height = size
+    choice = rng.random()
+    if choice < 0.6:
+        kind = KINDS[int(rng.integers(len(KINDS)))]
+        tone = TONES[int(rng.integers(len(TONES)))]
+        surface = table_texture(kind, tone, size, rng).astype(np.float32)
+        surface *= rng.uniform(0.6, 1.5, 3).astype(np.float32)
+    else:
+        colour = rng.uniform(20, 250, 3) if choice < 0.85 else rng.uniform(200, 250) * np.ones(3)
+        surface = np.empty((height, width, 3), np.float32)
+        surface[:] = colour
+        surface += rng.normal(0.0, rng.uniform(1, 8), (height, width, 1)).astype(np.float32)
+    return np.clip(surface, 0, 255).astype(np.uint8)
+
+
+def _places(
+    rng: np.random.Generator, count: int, side: float, size: tuple[int, int], tilt: float
+) -> list[tuple[float, float]]:
+    """World positions for ``count`` objects, mostly apart, all inside the frame."""
+    width, height = size
+    squash = math.cos(tilt)
+    spots: list[tuple[float, float]] = []
+    for _ in range(count * 20):
+        if len(spots) == count:
+            break
+        x = rng.uniform(side, width - side)
+        y = -rng.uniform(side, height - side) / squash
+        gap = side * rng.uniform(0.95, 1.7)  # some touching
+        if all(math.hypot(x - sx, y - sy) > gap for sx, sy in spots):
+            spots.append((x, y))
+    return spots
+
+
+def _rotation(rng: np.random.Generator) -> Vector:
+    """A die's rotation: any turn about the vertical, and sometimes a lean (on another die)."""
+    yaw = rng.uniform(0.0, 2.0 * math.pi)
+    lean = rng.normal(0.0, 0.12) if rng.random() < 0.3 else 0.0
+    c, s = math.cos(yaw), math.sin(yaw)
+    turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    cl, sl = math.cos(lean), math.sin(lean)
+    tip = np.array([[1.0, 0.0, 0.0], [0.0, cl, -sl], [0.0, sl, cl]])
+    rotation: Vector = turn @ tip
+    return rotation
+
+
+def _side_values(top: int, rng: np.random.Generator) -> list[int]:
+    """Values of the faces +z, -z, +x, -x, +y, -y of a die with ``top`` up (opposites sum to 7)."""
+    others = [v for v in (1, 2, 3) if v not in (top, 7 - top)]
+    first, second = others if rng.random() < 0.5 else others[::-1]
+    return [top, 7 - top, first, 7 - first, second, 7 - second]
+
+
+def _colours(rng: np.random.Generator) -> tuple[Vector, Vector]:
+    """A body and pip colour pair (BGR): white with dark pips, or any colour, pips of either
+    polarity."""
+    if rng.random() < 0.3:
+        return rng.uniform(205, 250) * np.ones(3), rng.uniform(0, 70, 3)
+    body = rng.uniform(0, 255, 3)
+    if rng.random() < 0.3:
+        body = body * rng.uniform(0.1, 0.5)
+    light = float(body.mean()) > 120
+    pips = rng.uniform(0, 60, 3) if light and rng.random() < 0.7 else rng.uniform(190, 255, 3)
+    if rng.random() < 0.1:  # coloured pips (red on black)
+        pips = rng.uniform(0, 255, 3)
+    return body, pips
+
+
+_FACE_AXES = (
+    (np.array([0.0, 0.0, 1.0]), np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])),
+    (np.array([0.0, 0.0, -1.0]), np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])),
+    (np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0])),
+    (np.array([-1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0])),
+    (np.array([0.0, 1.0, 0.0]), np.array([1.0, 0.0, 0.0]), np.array([0.0, 0.0, 1.0])),
+    (np.array([0.0, -1.0, 0.0]), np.array([1.0, 0.0, 0.0]), np.array([0.0, 0.0, 1.0])),
+)
+"""Each face of a cube: outward normal and two axes along it."""
+
+
+def _draw_die(
+    canvas: Image,
+    rng: np.random.Generator,
+    view: _View,
+    spot: tuple[float, float],
+    side: float,
+) -> SceneDie:
+    """Draw one die (shadow, visible faces, pips) and return its top face."""
+    value = int(rng.integers(1, 7))
+    values = _side_values(value, rng)
+    rotation = _rotation(rng)
+    half = side / 2.0
+    centre = np.array([spot[0], spot[1], half])
+    body, pips = _colours(rng)
+    spacing = rng.uniform(0.42, 0.58) * half
+    radius = rng.uniform(0.11, 0.2) * half
+    big_one = rng.uniform(1.0, 2.0) if rng.random() < 0.5 else 1.0  # the one pip often larger
+    corner = rng.uniform(0.05, 0.3)
+    bevel = rng.uniform(0.0, 0.15)  # rounded edges: a band of other shade round each face
+    edge_shade = rng.uniform(0.55, 1.15)
+    _shadow(canvas, rng, view, centre, half)
+    top = np.zeros((4, 2))
+    for face, ((normal, first, second), face_value) in enumerate(
+        zip(_FACE_AXES, values, strict=True)
+    ):
+        n, a, b = rotation @ normal, rotation @ first, rotation @ second
+        if view.facing(n) <= 0.02:
+            continue
+        shade = view.shade(n) * rng.uniform(0.95, 1.05)
+        middle = centre + n * half
+        colour = np.clip(body * shade + rng.normal(0, 4, 3), 0, 255)
+        outline = _rounded_square(middle, a * half, b * half, corner)
+        edge = np.clip(colour * edge_shade, 0, 255)
+        cv2.fillPoly(canvas, [view.project(outline).round().astype(np.int32)], edge.tolist())
+        inner = _rounded_square(middle, a * half * (1 - bevel), b * half * (1 - bevel), corner)
+        cv2.fillPoly(canvas, [view.project(inner).round().astype(np.int32)], colour.tolist())
+        pip_radius = radius * (big_one if face_value == 1 else 1.0)
+        for step_a, step_b in PIP_LAYOUTS[face_value]:
+            pip_centre = middle + a * step_a * spacing + b * step_b * spacing
+            circle = _circle(pip_centre, a * pip_radius, b * pip_radius)
+            pip_colour = np.clip(pips * shade * rng.uniform(0.8, 1.0), 0, 255)
+            polygon = view.project(circle).round().astype(np.int32)
+            cv2.fillPoly(canvas, [polygon], pip_colour.tolist(), lineType=cv2.LINE_AA)
+        if face == 0:
+            corners = middle + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ np.stack(
+                [a * half, b * half]
+            )
+            top = view.project(corners) / SUPERSAMPLE
+    return SceneDie(value, top, side)
+
+
+def _rounded_square(middle: Vector, a: Vector, b: Vector, corner: float) -> Vector:
+    """The outline of a face with rounded corners (``corner``: radius share of a half side)."""
+    points = []
+    for sa, sb in ((1, 1), (-1, 1), (-1, -1), (1, -1)):
+        corner_centre = middle + a * sa * (1 - corner) + b * sb * (1 - corner)
+        start = math.atan2(sb, sa) - math.pi / 4
+        for angle in np.linspace(start, start + math.pi / 2, 4):
+            points.append(corner_centre + corner * (a * math.cos(angle) + b * math.sin(angle)))
+    return np.array(points)
+
+
+def _circle(centre: Vector, a: Vector, b: Vector) -> Vector:
+    angles = np.linspace(0.0, 2.0 * math.pi, CIRCLE_POINTS, endpoint=False)
+    points: Vector = centre + np.outer(np.cos(angles), a) + np.outer(np.sin(angles), b)
+    return points
+
+
+def _shadow(
+    canvas: Image, rng: np.random.Generator, view: _View, centre: Vector, half: float
+) -> None:
+    """Darken the table under and beside an object, away from the light."""
+    away = -view.light[:2] / max(float(np.linalg.norm(view.light[:2])), 1e-6)
+    reach = half * (1.0 - view.light[2]) * 1.5
+    ground = np.array([[centre[0] + away[0] * reach, centre[1] + away[1] * reach, 0.0]])
+    ((x, y),) = view.project(ground)
+    size = int(half * SUPERSAMPLE * 1.3)
+    reach_px = 2 * size + 2
+    height, width = canvas.shape[:2]
+    left, top = max(int(x) - reach_px, 0), max(int(y) - reach_px, 0)
+    right, bottom = min(int(x) + reach_px, width), min(int(y) + reach_px, height)
+    if right <= left or bottom <= top:
+        return
+    mask = np.zeros((bottom - top, right - left), np.float32)
+    cv2.circle(mask, (int(x) - left, int(y) - top), size, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), half * SUPERSAMPLE * 0.3 + 1)
+    region = canvas[top:bottom, left:right]
+    region[:] = (region * (1.0 - rng.uniform(0.1, 0.45) * mask)[:, :, None]).astype(np.uint8)
+
+
+def _draw_clutter(
+    canvas: Image,
+    rng: np.random.Generator,
+    view: _View,
+    spot: tuple[float, float],
+    side: float,
+) -> None:
+    """One thing that is not a six-sided die: a polyhedral die, a coin, a chip, a card corner
+    or a few pen dots."""
+    ((x, y),) = view.project(np.array([[spot[0], spot[1], 0.0]]))
+    scale = side * SUPERSAMPLE
+    kind = max(int(rng.integers(-2, 5)), 0)  # polyhedral dice most often
+    colour = rng.uniform(0, 255, 3)
+    ink = np.where(colour.mean() > 120, rng.uniform(0, 60, 3), rng.uniform(190, 255, 3))
+    squash = math.cos(view.tilt)
+    if kind == 0:  # polyhedral die: a polygon with facets and a numeral
+        corners = int(rng.choice([3, 4, 5, 6]))
+        turn = rng.uniform(0, 2 * math.pi)
+        radius = scale * rng.uniform(0.5, 0.8)
+        angles = turn + np.arange(corners) * 2 * math.pi / corners
+        stretch = np.where(np.arange(corners) % 2 == 0, 1.0, 0.75 if corners == 4 else 1.0)
+        polygon = np.stack(
+            [x + radius * stretch * np.cos(angles), y + radius * stretch * np.sin(angles) * squash],
+            axis=1,
+        )
+        cv2.fillPoly(canvas, [polygon.round().astype(np.int32)], colour.tolist())
+        for px, py in polygon:
+            edge = (colour * rng.uniform(0.6, 0.9)).tolist()
+            cv2.line(canvas, (int(x), int(y)), (int(px), int(py)), edge, max(1, int(scale / 30)))
+        _numeral(canvas, rng, (x, y), scale * 0.35, ink)
+    elif kind in (1, 2):  # coin or casino chip
+        radius = scale * rng.uniform(0.4, 0.75)
+        axes = (int(radius), int(radius * squash))
+        cv2.ellipse(canvas, (int(x), int(y)), axes, 0, 0, 360, colour.tolist(), -1)
+        inner = (int(radius * 0.7), int(radius * 0.7 * squash))
+        cv2.ellipse(canvas, (int(x), int(y)), inner, 0, 0, 360, (colour * 0.8).tolist(), 2)
+        if kind == 2:
+            for angle in np.arange(0, 360, 45) + rng.uniform(0, 45):
+                cv2.ellipse(
+                    canvas,
+                    (int(x), int(y)),
+                    (int(radius * 0.88), int(radius * 0.88 * squash)),
+                    0,
+                    angle,
+                    angle + 12,
+                    ink.tolist(),
+                    max(2, int(radius * 0.2)),
+                )
+        else:
+            _numeral(canvas, rng, (x, y), radius * 0.5, colour * 0.7)
+    elif kind == 3:  # a card corner: white with a rank and a suit blob
+        w, h = scale * 0.9, scale * 1.3
+        paper = (235, 235, 235)
+        cv2.rectangle(canvas, (int(x - w), int(y - h)), (int(x + w), int(y + h)), paper, -1)
+        _numeral(canvas, rng, (x - w * 0.6, y - h * 0.6), scale * 0.25, rng.uniform(0, 200, 3))
+        cv2.circle(canvas, (int(x - w * 0.6), int(y - h * 0.2)), int(scale * 0.1), ink.tolist(), -1)
+    else:  # pen dots or spots on the table
+        for _ in range(int(rng.integers(1, 8))):
+            dx, dy = rng.normal(0, scale * 0.4, 2)
+            cv2.circle(
+                canvas,
+                (int(x + dx), int(y + dy)),
+                int(scale * rng.uniform(0.05, 0.12)),
+                ink.tolist(),
+                -1,
+            )
+
+
+def _numeral(
+    canvas: Image, rng: np.random.Generator, at: tuple[float, float], height: float, colour: Vector
+) -> None:
+    text = str(int(rng.integers(1, 21)))
+    font = int(rng.choice(FONTS))
+    scale = height / 22.0
+    thickness = max(1, int(height / 8))
+    (text_w, text_h), _ = cv2.getTextSize(text, font, scale, thickness)
+    origin = (int(at[0] - text_w / 2), int(at[1] + text_h / 2))
+    cv2.putText(canvas, text, origin, font, scale, colour.tolist(), thickness, cv2.LINE_AA)
+
+
+def _camera(
+    image: Image, dice: list[SceneDie], rng: np.random.Generator
+) -> tuple[Image, list[SceneDie]]:
+    """What a camera makes of the scene: perspective, cast, uneven light, glare, blur, noise,
+    JPEG; the dice outlines follow the perspective."""
+    height, width = image.shape[:2]
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    moved = corners + rng.normal(0, 0.03 * width, (4, 2)).astype(np.float32)
+    homography = cv2.getPerspectiveTransform(corners, moved)
+    image = cv2.warpPerspective(image, homography, (width, height), borderMode=cv2.BORDER_REFLECT)
+    dice = [
+        SceneDie(
+            d.value,
+            cv2.perspectiveTransform(
+                d.top.reshape(-1, 1, 2).astype(np.float64), homography
+            ).reshape(-1, 2),
+            d.side,
+        )
+        for d in dice
+    ]
+    picture: Image = image.astype(np.float32)
+    picture *= rng.uniform(0.7, 1.3, 3).astype(np.float32)  # colour cast
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    direction = rng.uniform(0, 2 * math.pi)
+    ramp = (xs * math.cos(direction) + ys * math.sin(direction)) / max(width, height)
+    picture *= (1.0 + rng.uniform(-0.4, 0.4) * (ramp - ramp.mean()))[:, :, None]
+    if rng.random() < 0.25:  # a hard shadow band
+        offset = rng.uniform(-0.5, 0.5) * width
+        band = np.abs(xs * math.cos(direction) + ys * math.sin(direction) - width / 2 - offset)
+        picture *= np.where(band < rng.uniform(0.05, 0.2) * width, rng.uniform(0.5, 0.8), 1.0)[
+            :, :, None
+        ].astype(np.float32)
+    if rng.random() < 0.2:  # glare
+        gx, gy = rng.uniform(0, width), rng.uniform(0, height)
+        spot = np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (rng.uniform(0.05, 0.2) * width) ** 2)
+        picture += rng.uniform(40, 130) * spot[:, :, None]
+    if rng.random() < 0.3:  # motion blur
+        length = int(rng.integers(3, 10))
+        line: Image = np.zeros((length, length), np.float32)
+        line[length // 2, :] = 1.0 / length
+        turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), rng.uniform(0, 180), 1)
+        kernel: Image = cv2.warpAffine(line, turn, (length, length))
+        kernel /= max(float(kernel.sum()), 1e-6)
+        picture = cv2.filter2D(picture, -1, kernel)
+    sigma = rng.uniform(0.0, 1.5)
+    if sigma > 0.3:
+        picture = cv2.GaussianBlur(picture, (0, 0), sigma)
+    picture += rng.normal(0, rng.uniform(0, 7), picture.shape).astype(np.float32)
+    picture_u8 = np.clip(picture, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(40, 96))
+    _, encoded = cv2.imencode(".jpg", picture_u8, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    return (picture_u8 if decoded is None else decoded), dice
