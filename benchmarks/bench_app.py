@@ -43,6 +43,19 @@ def peak_rss_mb() -> float:
     return float("nan")
 
 
+def resident_split_mb() -> dict[str, float]:
+    """This process's resident set now, split into anonymous memory (heaps, arrays, GL
+    buffers) and mapped files (libraries' code and data: Mesa's LLVM, OpenCV), in MB."""
+    fields: dict[str, int] = {}
+    with open("/proc/self/smaps_rollup", encoding="ascii") as rollup:
+        for line in rollup:
+            key, _, value = line.partition(":")
+            if value.strip().endswith("kB"):
+                fields[key] = int(value.split()[0])
+    anonymous = fields.get("Anonymous", 0) / 1024
+    return {"anon_mb": anonymous, "file_mb": fields.get("Rss", 0) / 1024 - anonymous}
+
+
 def child(mode: str, scratch: str) -> None:
     """In the measured process: run the app as ``companion run`` does (``App.run``, its own
     main loop), scripted through Kivy's clock, and report as JSON on stdout."""
@@ -60,7 +73,7 @@ def child(mode: str, scratch: str) -> None:
     report: dict[str, float] = {}
 
     def first_frame() -> None:
-        report.update(frame=time.time(), rss_mb=peak_rss_mb())
+        report.update(frame=time.time(), rss_mb=peak_rss_mb(), **resident_split_mb())
         app.stop()
 
     def deal() -> None:
@@ -79,7 +92,7 @@ def child(mode: str, scratch: str) -> None:
         assert app.preview is not None and app.watcher is not None
         elapsed = time.monotonic() - started
         report.update(preview_fps=(app.preview.frames_shown - shown) / elapsed,
-                      watcher_fps=app.watcher.fps, rss_mb=peak_rss_mb(),
+                      watcher_fps=app.watcher.fps, rss_mb=peak_rss_mb(), **resident_split_mb(),
                       dealt=sum(e.kind == "deal" for e in app.loop.game.referee.events))
         app.stop()
 
@@ -104,12 +117,19 @@ def main() -> None:
     launched, first = measure("first-frame")
     seconds = first["frame"] - launched
     print(f"start to first frame: {seconds:.2f} s (goal <= {FIRST_FRAME_GOAL:g} s),"
-          f" peak RSS then {first['rss_mb']:.0f} MB")
+          f" peak RSS then {first['rss_mb']:.0f} MB ({split(first)})")
     _, preview = measure("preview")
     print(f"live view with recognition on: {preview['preview_fps']:.1f} frames/s shown,"
           f" watcher {preview['watcher_fps']:.1f} frames/s, {preview['dealt']:g} of"
           f" {len(DEAL)} dealt cards read (goal >= {PREVIEW_GOAL:g})")
-    print(f"memory: peak RSS {preview['rss_mb']:.0f} MB (goal <= {MEMORY_GOAL_MB:g} MB)")
+    print(f"memory: peak RSS {preview['rss_mb']:.0f} MB (goal <= {MEMORY_GOAL_MB:g} MB);"
+          f" resident at the end {split(preview)}")
+
+
+def split(figures: dict[str, float]) -> str:
+    """The resident set's split as printed."""
+    return (f"{figures['anon_mb']:.0f} MB anonymous, {figures['file_mb']:.0f} MB mapped files"
+            " (libraries)")
 
 
 if __name__ == "__main__":

@@ -188,7 +188,8 @@ class SimulatedTable(Camera):
         self.size = size
         self.height_cm = height_cm if height_cm is not None else fitting_height(layout, size)
         self.tilt_degrees = tilt_degrees
-        self._builder = SceneBuilder(seed, self.faces, size, noise_sigma)
+        self._noise = (seed, noise_sigma)
+        self._builder: SceneBuilder | None = None
         self._to_image = camera_homography(size, self.height_cm, tilt_degrees) @ np.array(
             [[0.1, 0.0, -layout.width / 20.0], [0.0, 0.1, -layout.height / 20.0], [0.0, 0.0, 1.0]]
         )
@@ -271,6 +272,9 @@ class SimulatedTable(Camera):
         """The table now, with this frame's sensor noise (1280x720 BGR by default)."""
         if not self._open:
             raise DeviceError(f"{self.description} is closed")
+        if self._builder is None:  # made at the first frame: a table only drawn needs none
+            seed, sigma = self._noise
+            self._builder = SceneBuilder(seed, self.faces, self.size, sigma)
         return self._builder.add_noise(self.clean().copy())
 
     def clean(self) -> Image:
