@@ -57,7 +57,8 @@ DEFAULT_SPEED = 10.0
 CONFIRM_TIMEOUT = 8.0
 #: A card showing less than this share of itself cannot be seen to go.
 HIDDEN_SHARE = 0.3
-#: Dice sightings this close (recorded seconds) after the first of a throw are the same throw.
+#: Dice sightings this close (recorded seconds) after the first of a throw are the same throw;
+#: cards taken from one zone this close after the first are one sweep (a trick gathered).
 ROLL_SECONDS = 1.0
 #: Games whose cards are 21X expression cards (read through a taught deck).
 EXPRESSION_GAMES = frozenset({"21x", "21x-solo"})
@@ -127,10 +128,13 @@ class _Waiting:
 
 @dataclass
 class DemoReport:
-    """How the pipeline did: changes confirmed, changes it missed, changes no camera could
-    see (a card taken from under another), and sightings the recording did not call for."""
+    """How the pipeline did: changes confirmed, changes seen with another card's name
+    (``misread``: the change itself was seen, where and when it was made), changes it
+    missed (waited out), changes no camera could see (a card taken from under another),
+    and sightings the recording did not call for."""
 
     confirmed: int = 0
+    misread: list[str] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
     unseen: list[str] = field(default_factory=list)
     surprises: list[str] = field(default_factory=list)
@@ -179,15 +183,22 @@ class DemoDirector:
     def relay(self, observation: Observation) -> None:
         """Pass a pipeline observation on to the conductor, ticking off what was expected.
 
-        A sighting the recording does not call for (a misread, a card briefly missed) is
-        noted in the report, and passed on only when the director is ``strict``.
+        The awaited change seen with another card's name (the same kind of change in the
+        same zone) is a misread: it ends the wait at once, and the recorded sighting goes
+        on (the misread one when ``strict``). A sighting the recording does not call for
+        (a card briefly missed) is noted in the report, and passed on only when ``strict``.
         """
         if isinstance(observation, Sighting):
             with self._lock:
-                waiting, expected = self._waiting, self._expected(observation)
-                if waiting is not None and expected is not None:
-                    recorded = waiting.take(expected)
-                    self.report.confirmed += 1
+                waiting, awaited = self._waiting, self._awaited(observation)
+                if waiting is not None and awaited is not None:
+                    recorded = waiting.take(awaited[0])
+                    if not awaited[1]:
+                        self.report.confirmed += 1
+                    else:
+                        self.report.misread.append(
+                            f"{recorded.kind} {recorded.card} in {recorded.zone}"
+                            f" read as {observation.card}")
                     if not self.strict:  # what the recording says, e.g. placed for moved
                         observation = recorded
                 else:
@@ -197,16 +208,21 @@ class DemoDirector:
                         return
         self.post(observation)
 
-    def _expected(self, seen: Sighting) -> Expected | None:
-        """The awaited change ``seen`` confirms: the same, or the card arriving in the same
-        zone either way (``moved`` for ``placed`` when the smoother still had it elsewhere)."""
+    def _awaited(self, seen: Sighting) -> tuple[Expected, bool] | None:
+        """The awaited change ``seen`` stands for, and whether it was misread: the same
+        change, or the card arriving in the same zone either way (``moved`` for ``placed``
+        when the smoother still had it elsewhere); failing that, such a change of a card
+        (not a die) in the same zone under another card's name."""
         if self._waiting is None:
             return None
-        for kind, card, zone in self._waiting.expected:
-            arrived = {kind, seen.kind} <= {"placed", "moved"}
-            if card == seen.card and zone == seen.zone and (kind == seen.kind or arrived):
-                return (kind, card, zone)
-        return None
+        alike = [(kind, card, zone) for kind, card, zone in self._waiting.expected
+                 if zone == seen.zone and (kind == seen.kind
+                                           or {kind, seen.kind} <= {"placed", "moved"})]
+        named = [expected for expected in alike if expected[1] == seen.card]
+        if named:
+            return named[0], False
+        others = [expected for expected in alike if DIE not in (expected[1], seen.card)]
+        return (others[0], True) if others else None
 
     def tick(self) -> None:
         """Act out what is due now, one observation a tick; returns at once.
@@ -262,31 +278,38 @@ class DemoDirector:
         self._waiting = None
 
     def _group(self, first: Sighting) -> list[Sighting]:
-        """``first`` and, for a roll, the other dice rolled with it (their sightings follow
-        within ``ROLL_SECONDS``: the dice of one throw land together)."""
+        """``first`` and what goes with it: for a roll, the other dice rolled with it, for
+        a card taken, the others taken from its zone straight after (their sightings follow
+        within ``ROLL_SECONDS``: the dice of one throw land together, a trick is gathered
+        in one sweep)."""
         group = [first]
-        if first.card != DIE:
+        if first.card != DIE and first.kind != "removed":
             return group
         for observation in self.observations[self._next + 1:]:
-            if (not isinstance(observation, Sighting) or observation.card != DIE
-                    or observation.t - first.t > ROLL_SECONDS or observation.kind != first.kind):
+            if (not isinstance(observation, Sighting) or observation.kind != first.kind
+                    or (observation.card == DIE) != (first.card == DIE)
+                    or (first.card != DIE and observation.zone != first.zone)
+                    or observation.t - first.t > ROLL_SECONDS):
                 break
             group.append(observation)
         return group
 
     def _act(self, group: list[Sighting]) -> None:
-        """Make the change on the table, and wait for the pipeline to see it (a card taken
-        from under others is posted as recorded at once: no camera could see it go)."""
+        """Make the change on the table, and wait for the pipeline to see it. A card taken
+        from under others, or laid again in the zone it lies in, is posted as recorded at
+        once: no camera could see that change."""
         first = group[0]
-        hidden = first.kind == "removed" and first.card != DIE and self._hidden(first.card)
+        hidden = [s for s in group if s.card != DIE and (
+            self._hidden(s.card) if s.kind == "removed" else self._already_there(s))]
         self._lay(group)
         self.clock.hold(first.t)
-        if hidden:
-            self.report.unseen.append(f"{first.kind} {first.card} in {first.zone}")
-            self.post(first)
-            return
-        expected: list[Expected] = [(s.kind, s.card, s.zone) for s in group]
-        self._waiting = _Waiting(expected, list(group), self._timer())
+        for sighting in hidden:
+            self.report.unseen.append(f"{sighting.kind} {sighting.card} in {sighting.zone}")
+            self.post(sighting)
+        seen = [s for s in group if s not in hidden]
+        if seen:
+            expected: list[Expected] = [(s.kind, s.card, s.zone) for s in seen]
+            self._waiting = _Waiting(expected, seen, self._timer())
 
     def _lay(self, group: list[Sighting]) -> None:
         """The change on the simulated table, nothing else."""
@@ -295,7 +318,8 @@ class DemoDirector:
             if first.card == DIE:
                 self._act_dice(group)
             elif first.kind == "removed":
-                self.table.remove(first.card)
+                for sighting in group:
+                    self.table.remove(sighting.card)
             elif first.kind == "moved" or any(p.card == first.card
                                               for p in self.table.placements):
                 self.table.move(first.card, str(first.zone))
@@ -304,6 +328,12 @@ class DemoDirector:
         except SimulationError as error:
             raise ObservationError(f"cannot act it out: {error}",
                                    where=f"observation at t={first.t}") from None
+
+    def _already_there(self, sighting: Sighting) -> bool:
+        """Whether ``sighting``'s card lies in its zone already (a recording may lay a card
+        again where it is: the table shows no change)."""
+        return any(placement.card == sighting.card and placement.zone == sighting.zone
+                   for placement in self.table.placements)
 
     def _hidden(self, card: str) -> bool:
         """Whether ``card`` lies (mostly) under others on the table now."""

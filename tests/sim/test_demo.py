@@ -79,15 +79,54 @@ def test_a_change_the_pipeline_misses_is_posted_as_recorded_after_the_timeout() 
     placed = Sighting("placed", "Qs", "cell-0", 0.0)
     director, _, _ = director_of([placed, Tap("close", 0.5)], timer, posted)
     director.tick()
-    director.relay(Sighting("placed", "Qd", "cell-0", 0.0))  # a misread
+    director.relay(Sighting("placed", "Qd", "cell-1", 0.0))  # elsewhere: not the change
     timer.now = 6.0
     director.tick()
     for real in (6.1, 6.2):
         timer.now = real
         director.tick()
-    assert posted == [Sighting("placed", "Qd", "cell-0", 0.0), placed, Tap("close", 0.5)]
+    assert posted == [Sighting("placed", "Qd", "cell-1", 0.0), placed, Tap("close", 0.5)]
     assert director.report.missed == ["placed Qs in cell-0"]
-    assert director.report.surprises == ["placed Qd in cell-0"]
+    assert director.report.surprises == ["placed Qd in cell-1"]
+
+
+def test_a_change_seen_under_another_name_is_a_misread_that_ends_the_wait() -> None:
+    timer, posted = Timer(), list[Observation]()
+    placed = Sighting("placed", "Qs", "cell-0", 0.0)
+    misread = Sighting("placed", "Qd", "cell-0", 0.0)
+    table = SimulatedTable(default_layout("medley"))
+    clock = DemoClock(0.0, speed=10.0, timer=timer)
+    director = DemoDirector([placed], table, posted.append, clock, timer=timer)
+    director.tick()
+    director.relay(misread)
+    director.tick()
+    assert director.done and posted == [placed]  # the recorded card goes on, at once
+    assert director.report.misread == ["placed Qs in cell-0 read as Qd"]
+    assert director.report.missed == [] and director.report.confirmed == 0
+
+
+def test_a_trick_swept_at_once_is_one_wait_and_a_card_laid_where_it_lies_is_no_change() -> None:
+    timer, posted = Timer(), list[Observation]()
+    steps = [Sighting("placed", "Kd", "trick", 0.0), Sighting("placed", "7h", "trick", 0.0),
+             Sighting("placed", "7h", "trick", 0.0), Sighting("removed", "Kd", "trick", 0.0),
+             Sighting("removed", "7h", "trick", 0.1)]
+    table = SimulatedTable(default_layout("trick"))
+    director = DemoDirector(steps, table, posted.append, DemoClock(0.0, speed=10.0, timer=timer),
+                            timer=timer)
+    for step in steps[:2]:
+        director.tick()
+        director.relay(step)
+        director.tick()
+    director.tick()  # laid again where it lies: posted at once, nothing awaited
+    assert posted == steps[:3] and director.report.unseen == ["placed 7h in trick"]
+    timer.now = 0.1
+    director.tick()  # both cards go in one sweep
+    assert table.placements == () and not director.done
+    director.relay(steps[4])
+    director.relay(steps[3])
+    director.tick()
+    assert director.done and posted[3:] == [steps[4], steps[3]]
+    assert director.report.confirmed == 4 and director.report.missed == []
 
 
 def test_a_card_taken_from_under_another_is_posted_at_once() -> None:
