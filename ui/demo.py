@@ -60,6 +60,10 @@ HIDDEN_SHARE = 0.3
 #: Dice sightings this close (recorded seconds) after the first of a throw are the same throw;
 #: cards taken from one zone this close after the first are one sweep (a trick gathered).
 ROLL_SECONDS = 1.0
+#: The demo's smoothing (s): a card is placed once seen this long, gone once missed this long
+#: (the watcher's three-read vote already steadies what it sees; the table waits for each).
+DEMO_APPEAR = 0.15
+DEMO_VANISH = 0.35
 #: Games whose cards are 21X expression cards (read through a taught deck).
 EXPRESSION_GAMES = frozenset({"21x", "21x-solo"})
 RECORDINGS = Path(__file__).resolve().parent.parent / "docs" / "observations"
@@ -119,6 +123,8 @@ class _Waiting:
     expected: list[Expected]
     recorded: list[Sighting]
     since: float
+    left: dict[str, str] = field(default_factory=dict)
+    """The zone each card moved lay in before (a card seen to go from there has moved)."""
 
     def take(self, expected: Expected) -> Sighting:
         """Tick off ``expected``: the recorded sighting it stands for."""
@@ -196,9 +202,11 @@ class DemoDirector:
                     if not awaited[1]:
                         self.report.confirmed += 1
                     else:
+                        seen = (f"seen leaving {observation.zone}"
+                                if observation.card == recorded.card
+                                else f"read as {observation.card}")
                         self.report.misread.append(
-                            f"{recorded.kind} {recorded.card} in {recorded.zone}"
-                            f" read as {observation.card}")
+                            f"{recorded.kind} {recorded.card} in {recorded.zone} {seen}")
                     if not self.strict:  # what the recording says, e.g. placed for moved
                         observation = recorded
                 else:
@@ -212,7 +220,8 @@ class DemoDirector:
         """The awaited change ``seen`` stands for, and whether it was misread: the same
         change, or the card arriving in the same zone either way (``moved`` for ``placed``
         when the smoother still had it elsewhere); failing that, such a change of a card
-        (not a die) in the same zone under another card's name."""
+        (not a die) in the same zone under another card's name, or the card seen to leave
+        the zone it moved from (where it went misread)."""
         if self._waiting is None:
             return None
         alike = [(kind, card, zone) for kind, card, zone in self._waiting.expected
@@ -222,7 +231,11 @@ class DemoDirector:
         if named:
             return named[0], False
         others = [expected for expected in alike if DIE not in (expected[1], seen.card)]
-        return (others[0], True) if others else None
+        gone = [(kind, card, zone) for kind, card, zone in self._waiting.expected
+                if seen.kind == "removed" and card == seen.card and kind != "removed"
+                and self._waiting.left.get(card) == seen.zone]
+        misread = others or gone
+        return (misread[0], True) if misread else None
 
     def tick(self) -> None:
         """Act out what is due now, one observation a tick; returns at once.
@@ -299,6 +312,7 @@ class DemoDirector:
         from under others, or laid again in the zone it lies in, is posted as recorded at
         once: no camera could see that change."""
         first = group[0]
+        left = {p.card: p.zone for p in self.table.placements}
         hidden = [s for s in group if s.card != DIE and (
             self._hidden(s.card) if s.kind == "removed" else self._already_there(s))]
         self._lay(group)
@@ -309,7 +323,8 @@ class DemoDirector:
         seen = [s for s in group if s not in hidden]
         if seen:
             expected: list[Expected] = [(s.kind, s.card, s.zone) for s in seen]
-            self._waiting = _Waiting(expected, seen, self._timer())
+            self._waiting = _Waiting(expected, seen, self._timer(),
+                                     {s.card: left[s.card] for s in seen if s.card in left})
 
     def _lay(self, group: list[Sighting]) -> None:
         """The change on the simulated table, nothing else."""
@@ -402,8 +417,8 @@ def simulated_demo(
     """
     start, observations = load_recording(recording)
     table, reader = simulated_table_for(start, layout=layout, seed=seed, data=data)
-    if smoother is None and start.game in EXPRESSION_GAMES:
-        smoother = Smoother(appear_after=0.15, vanish_after=0.35)  # a taught deck reads fast
+    if smoother is None:  # every change waits for it: the watcher's votes already steady it
+        smoother = Smoother(appear_after=DEMO_APPEAR, vanish_after=DEMO_VANISH)
     game_id = unfinished_demo(store, start)
     began = start.t if game_id is None else store.events(game_id)[-1].t
     clock = DemoClock(began, speed=speed)

@@ -105,6 +105,23 @@ def test_a_change_seen_under_another_name_is_a_misread_that_ends_the_wait() -> N
     assert director.report.missed == [] and director.report.confirmed == 0
 
 
+def test_a_card_seen_leaving_for_where_it_is_misread_is_a_misread() -> None:
+    timer, posted = Timer(), list[Observation]()
+    steps = [Sighting("placed", "Ks", "cell-5", 0.0),
+             Sighting("moved", "Ks", "discard", 1.0, from_zone="cell-5")]
+    director, _, _ = director_of(steps, timer, posted)
+    director.tick()
+    director.relay(steps[0])
+    director.tick()
+    for real in (0.1, 0.2):
+        timer.now = real
+        director.tick()
+    director.relay(Sighting("removed", "Ks", "cell-5", 1.0))  # gone; read as another card
+    director.tick()
+    assert director.done and director.report.misread == [
+        "moved Ks in discard seen leaving cell-5"]
+
+
 def test_a_trick_swept_at_once_is_one_wait_and_a_card_laid_where_it_lies_is_no_change() -> None:
     timer, posted = Timer(), list[Observation]()
     steps = [Sighting("placed", "Kd", "trick", 0.0), Sighting("placed", "7h", "trick", 0.0),
