@@ -51,7 +51,7 @@ from ui.table_io import TableIO
 if TYPE_CHECKING:
     from ui.demo import SimulatedDemo
     from vision.simulated import SimulatedTable
-    from vision.watcher import TableWatcher
+    from vision.watcher import CardReader, TableWatcher
 
 TICK_HZ = 20
 SIMULATED = "sim"
@@ -320,6 +320,18 @@ class CompanionApp(App):  # type: ignore[misc]
         self.watch(TableWatcher(table, layout, reader, self.loop.post, self.loop.clock))
         assert self.watcher is not None
         self.watcher.start()
+
+    def show_still(self, table: SimulatedTable, reader: CardReader) -> None:
+        """Show ``table`` in the live view as the watcher reads it, each card outlined and
+        named, without watching on (a snapshot: what it reads is not posted to the game)."""
+        from vision.watcher import VOTES, TableWatcher
+
+        layout = table.layout.calibrated(table.calibration())
+        still = TableWatcher(table, layout, reader, lambda _observation: None, self.loop.clock)
+        for number in range(VOTES):  # as many reads as the watcher's vote takes
+            still.process(table.read(), self.now(), number)
+        self.watch(still)
+        self._show_frame()
 
     def _show_frame(self) -> None:
         if self.watcher is None or self.preview is None:

@@ -20,6 +20,7 @@ screen (the tests; the app's ``companion run --demo GAME`` ticks the director it
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -454,6 +455,18 @@ def simulated_table_for(start: TableStart, *, layout: TableLayout | None = None,
         reader = profile_reader(simulated_deck(expressions, deck, data=data))
     table = SimulatedTable(layout if layout is not None else demo_layout(start), seed=seed,
                            expressions=expressions)
+    return table, reader
+
+
+def laid_table(start: TableStart, observations: Sequence[Observation], *,
+               until: float | None = None,
+               data: str | Path | None = None) -> tuple[SimulatedTable, CardReader]:
+    """The simulated table of ``start``'s game with the cards of ``observations`` laid as
+    they lie at recorded time ``until`` (all of them by default), and its card reader
+    (``companion snapshot``'s live view)."""
+    table, reader = simulated_table_for(start, data=data)
+    director = DemoDirector(observations, table, lambda _observation: None, DemoClock(start.t))
+    director.fast_forward(math.inf if until is None else until)
     return table, reader
 
 

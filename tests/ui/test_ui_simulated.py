@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from tests.ui.test_ui_21x import logged, place
@@ -31,3 +32,23 @@ def test_touch_deals_on_the_simulated_table_and_the_camera_reads_it(driver: Any)
         app.camera = None
         app.simulated = None
         app.watcher.stop()
+
+
+def test_a_snapshot_of_the_table_shows_the_camera_view_with_each_card_named(
+        driver: Any, tmp_path: Path) -> None:
+    from ui.demo import laid_table, load_recording, recording_path
+
+    app = driver.app
+    start, observations = load_recording(recording_path("trick"))
+    app.start_game(start)
+    table, reader = laid_table(start, observations, until=start.t + 25, data=tmp_path)
+    assert [(p.card, p.zone) for p in table.placements] == [
+        ("9d", "trick"), ("9h", "trick"), ("10d", "trick")]
+    app.show_still(table, reader)
+    driver.frames(3)  # laid out: the picture refitted, the outlines drawn over it again
+    names = sorted(label.text for label in app.preview.names if label.text)
+    assert names == ["10d", "9d", "9h"]
+    picture = app.preview.picture
+    for label in app.preview.names[:3]:
+        assert picture.pos[0] <= label.x <= picture.pos[0] + picture.size[0]
+    assert app.screens["table"].preview is app.preview
