@@ -46,6 +46,7 @@ from ui.screens.table import TableScreen
 from ui.screens.teach import TeachScreen
 from ui.screens.touch import LogScreen, PickScreen
 from ui.service import ServiceNotifier, watchdog_interval
+from ui.sounds import AppSounds
 from ui.table_io import TableIO
 
 if TYPE_CHECKING:
@@ -63,6 +64,8 @@ VERDICTS = ("right", "wrong")
 DEMO_CONFIRM_SECONDS = 3.0
 """How long the demo waits for the camera pipeline to confirm a change before it posts the
 change itself (someone is watching: the director's default of 8 s drags)."""
+SOUND_CACHE = "cache/sounds"
+"""Where in the data folder the sounds' WAV files are written (made at the first play)."""
 DEMO_TAIL = 5.0
 """Recorded seconds a demo runs on after its recording ends (a timer may still end it)."""
 log = logging.getLogger(__name__)
@@ -109,6 +112,8 @@ class CompanionApp(App):  # type: ignore[misc]
         self.watcher: TableWatcher | None = None
         self.preview: CameraPreview | None = None
         self.frame_number = -1
+        self.sounds = AppSounds(self.data_folder / SOUND_CACHE, Preferences().sound)
+        """The signals' sounds through the speakers (a wired table has its buzzer)."""
 
     def build(self) -> ScreenManager:
         self.manager = ScreenManager(transition=NoTransition())
@@ -159,6 +164,7 @@ class CompanionApp(App):  # type: ignore[misc]
             self.watcher.stop()
         if self.io is not None:
             self.io.close()
+        self.sounds.stop()
 
     @property
     def current(self) -> AppScreen:
@@ -362,9 +368,10 @@ class CompanionApp(App):  # type: ignore[misc]
         if self.io is not None:
             self.io.close()
         if self.keyboard:
-            voice = Preferences.load(self.data_folder).voice
+            preferences = Preferences.load(self.data_folder)
+            self.sounds.volume = preferences.sound
             self.io = TableIO(self.loop.game.seating, self.loop.clock, self._press,
-                              table=self.table, voice=voice)
+                              table=self.table, voice=preferences.voice, sound=self.sounds.play)
 
     def _press(self, observation: Observation) -> None:
         """A button press: the screen showing sees it (the button test), the game gets it."""
