@@ -23,7 +23,8 @@ def test_a_wrong_call_plays_its_pattern_through_the_app_s_speakers(driver: Any) 
     app.io.play(Signal("wrong", 1, "the cards make 38"))
     assert app.sounds.played[-1] == "wrong_call"
     sound = app.sounds.sounds["wrong_call"]
-    assert sound.state == "play" and abs(sound.length - total_seconds(PATTERNS["wrong_call"])) < 0.01
+    assert sound.state == "play"
+    assert abs(sound.length - total_seconds(PATTERNS["wrong_call"])) < 0.01
     assert sound.volume == app.sounds.volume / 100
     app.io.play(Signal("right", 2))  # cuts the wrong call's tones off, as the buzzer does
     assert app.sounds.played[-1] == "win" and sound.state == "stop"
