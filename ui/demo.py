@@ -56,6 +56,9 @@ DEFAULT_SPEED = 10.0
 #: Real seconds the director waits for the pipeline to confirm a change before it gives up
 #: on it (and posts the recorded sighting itself, so the game goes on).
 CONFIRM_TIMEOUT = 8.0
+#: ... and not before the pipeline has read this many frames since the change (a loaded
+#: machine reads few a second: a change it had no time to look at is not missed).
+CONFIRM_FRAMES = 20
 #: A card showing less than this share of itself cannot be seen to go.
 HIDDEN_SHARE = 0.3
 #: Dice sightings this close (recorded seconds) after the first of a throw are the same throw;
@@ -124,6 +127,8 @@ class _Waiting:
     expected: list[Expected]
     recorded: list[Sighting]
     since: float
+    frames: int
+    """The pipeline's frame count when the change was made."""
     left: dict[str, str] = field(default_factory=dict)
     """The zone each card moved lay in before (a card seen to go from there has moved)."""
 
@@ -152,10 +157,12 @@ class DemoDirector:
 
     ``post`` is the conductor's; give the watcher :meth:`relay` as its ``post`` so the
     director sees what the pipeline confirms. ``timer`` is real time (for the give-up
-    ``confirm_timeout``). A demo plays the recorded game whatever the pipeline gets wrong:
-    a change it does not confirm in time is posted as recorded, and a sighting the
-    recording does not call for is held back; ``strict`` passes such sightings on too
-    (to see what the pipeline alone would make of the game). :attr:`report` counts both.
+    ``confirm_timeout``), ``frames`` counts the frames the pipeline has read (it gives up
+    only once ``CONFIRM_FRAMES`` were read since the change as well). A demo plays the
+    recorded game whatever the pipeline gets wrong: a change it does not confirm in time
+    is posted as recorded, and a sighting the recording does not call for is held back;
+    ``strict`` passes such sightings on too (to see what the pipeline alone would make of
+    the game). :attr:`report` counts both.
     """
 
     def __init__(
@@ -168,6 +175,7 @@ class DemoDirector:
         confirm_timeout: float = CONFIRM_TIMEOUT,
         strict: bool = False,
         timer: Clock = time.monotonic,
+        frames: Callable[[], int] | None = None,
     ) -> None:
         self.observations = list(observations)
         self.strict = strict
@@ -175,6 +183,7 @@ class DemoDirector:
         self.post = post
         self.clock = clock
         self.confirm_timeout = confirm_timeout
+        self.frames = frames
         self.report = DemoReport()
         self._timer = timer
         self._next = 0
@@ -283,7 +292,7 @@ class DemoDirector:
 
     def _settle(self, waiting: _Waiting) -> None:
         """End the wait once the change is confirmed, or given up on (then post it)."""
-        if waiting.expected and self._timer() - waiting.since < self.confirm_timeout:
+        if waiting.expected and not self._given_up(waiting):
             return
         for expected in list(waiting.expected):
             self.report.missed.append("{} {} in {}".format(*expected))
@@ -324,7 +333,7 @@ class DemoDirector:
         seen = [s for s in group if s not in hidden]
         if seen:
             expected: list[Expected] = [(s.kind, s.card, s.zone) for s in seen]
-            self._waiting = _Waiting(expected, seen, self._timer(),
+            self._waiting = _Waiting(expected, seen, self._timer(), self._frames(),
                                      {s.card: left[s.card] for s in seen if s.card in left})
 
     def _lay(self, group: list[Sighting]) -> None:
@@ -344,6 +353,18 @@ class DemoDirector:
         except SimulationError as error:
             raise ObservationError(f"cannot act it out: {error}",
                                    where=f"observation at t={first.t}") from None
+
+    def _frames(self) -> int:
+        """Frames the pipeline has read (0 with no count)."""
+        return self.frames() if self.frames is not None else 0
+
+    def _given_up(self, waiting: _Waiting) -> bool:
+        """Whether the wait is over: ``confirm_timeout`` passed, and, with a frame count,
+        ``CONFIRM_FRAMES`` read since the change."""
+        timed_out = self._timer() - waiting.since >= self.confirm_timeout
+        if self.frames is None:
+            return timed_out
+        return timed_out and self._frames() - waiting.frames >= CONFIRM_FRAMES
 
     def _already_there(self, sighting: Sighting) -> bool:
         """Whether ``sighting``'s card lies in its zone already (a recording may lay a card
@@ -430,6 +451,7 @@ def simulated_demo(
     director.fast_forward(began)
     watcher = TableWatcher(table, table.layout.calibrated(table.calibration()), reader,
                            director.relay, clock, smoother=smoother)
+    director.frames = lambda: watcher.frames_read
     return SimulatedDemo(start, clock, table, conductor, watcher, director)
 
 
