@@ -15,7 +15,14 @@ from companion.engine.observations import ButtonPress, Observation, Sighting, Ta
 from companion.engine.store import Store
 from companion.engine.view import Outcome
 from companion.errors import ObservationError
-from ui.demo import DemoClock, DemoDirector, load_recording, play_headless, simulated_demo
+from ui.demo import (
+    CONFIRM_FRAMES,
+    DemoClock,
+    DemoDirector,
+    load_recording,
+    play_headless,
+    simulated_demo,
+)
 from vision.layout import DEFAULT_LAYOUTS, TableLayout
 from vision.simulated import SimulatedTable
 from vision.smoothing import Smoother
@@ -243,3 +250,19 @@ def test_a_21x_demo_ends_as_the_recorded_game_does(game: str, tmp_path: Path) ->
     assert report.missed == [] and report.surprises == []
     assert update.view.outcome == recorded_outcome(recording)
     assert update.view.outcome.over
+
+
+def test_a_change_is_missed_only_once_the_pipeline_read_enough_frames_since() -> None:
+    timer, posted, frames = Timer(), list[Observation](), [0]
+    placed = Sighting("placed", "Qs", "cell-0", 0.0)
+    table = SimulatedTable(default_layout("medley"))
+    director = DemoDirector([placed], table, posted.append,
+                            DemoClock(0.0, speed=10.0, timer=timer), confirm_timeout=3.0,
+                            timer=timer, frames=lambda: frames[0])
+    director.tick()
+    timer.now, frames[0] = 10.0, CONFIRM_FRAMES - 1  # a loaded machine: few frames read
+    director.tick()
+    assert posted == [] and not director.done
+    frames[0] = CONFIRM_FRAMES
+    director.tick()
+    assert posted == [placed] and director.report.missed == ["placed Qs in cell-0"]
