@@ -300,17 +300,21 @@ class CompanionApp(App):  # type: ignore[misc]
             self.simulated.place(card, zone)
 
     def _film(self, start: TableStart) -> None:
-        """Watch the real camera over the game's layout as calibrated in settings."""
+        """Watch the real camera over the game's layout as calibrated in settings: 21X
+        cards read with the owner's taught deck, playing cards with the standard reader."""
+        from ui.deck import EXPRESSION_GAMES, owner_deck
         from vision.camera import open_camera
         from vision.layout import TableLayout
-        from vision.watcher import TableWatcher, standard_reader
+        from vision.watcher import TableWatcher, profile_reader, standard_reader
 
         assert self.camera is not None
         path = self.data_folder / "layouts" / f"{start.game}.toml"
         if not path.exists():
             raise CompanionError(f"the {start.game} table is not calibrated: settings, corners")
+        reader = (profile_reader(owner_deck(self.data_folder)) if start.game in EXPRESSION_GAMES
+                  else standard_reader())
         watcher = TableWatcher(open_camera(self.camera), TableLayout.load(path),
-                               standard_reader(), self.loop.post, self.loop.clock)
+                               reader, self.loop.post, self.loop.clock)
         self.simulated = None
         self.watch(watcher)
         watcher.start()

@@ -39,6 +39,7 @@ from companion.engine.observations import (
 from companion.engine.referee import Referee
 from companion.engine.store import Store
 from companion.errors import ObservationError
+from ui.deck import EXPRESSION_GAMES
 from vision.layout import DEFAULT_LAYOUTS, TableLayout, solitaire_layout
 from vision.scenes.synthetic import ExpressionCard
 from vision.simulated import SimulatedTable, SimulationError, simulated_deck
@@ -68,8 +69,6 @@ ROLL_SECONDS = 1.0
 #: (the watcher's three-read vote already steadies what it sees; the table waits for each).
 DEMO_APPEAR = 0.15
 DEMO_VANISH = 0.35
-#: Games whose cards are 21X expression cards (read through a taught deck).
-EXPRESSION_GAMES = frozenset({"21x", "21x-solo"})
 RECORDINGS = Path(__file__).resolve().parent.parent / "docs" / "observations"
 
 

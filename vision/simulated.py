@@ -68,6 +68,8 @@ log = logging.getLogger(__name__)
 
 #: The CC0 card faces, relative to the repository root (the shared data beside the checkout).
 FACES_DIR = Path(__file__).resolve().parent.parent.parent / "shared/data/cards/faces-cc0"
+#: How the simulator's own taught decks are named in the data folder's decks (then a digest).
+SIMULATED_DECK = "simulated-"
 #: Camera height (cm) when the layout's zones fit: cards are about 115 pixels tall at 1280x720.
 DEFAULT_HEIGHT_CM = 70.0
 #: Space (mm) kept between the cards of a row, and the least overlap step that leaves a
@@ -532,7 +534,7 @@ def simulated_deck(
         raise SimulationError(f"no 21X card {unknown[0]!r} to teach")
     chosen = [expressions[card] for card in card_ids]
     digest = hashlib.sha1(repr((PROFILE_VERSION, chosen)).encode()).hexdigest()[:12]
-    folder = decks_dir(data) / f"simulated-{digest}"
+    folder = decks_dir(data) / f"{SIMULATED_DECK}{digest}"
     if (folder / "manifest.json").is_file():
         try:
             return DeckProfile.load(folder)
