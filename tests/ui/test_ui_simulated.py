@@ -14,6 +14,15 @@ from ui.loop import default_start
 PIPELINE_SECONDS = 20.0
 
 
+def dealt_by_the_camera(driver: Any, cards: int = 2) -> list[tuple[str, str]]:
+    """(player, card) of each deal logged once the camera pipeline has read ``cards``."""
+    deadline = time.monotonic() + PIPELINE_SECONDS
+    while len(logged(driver, "deal")) < cards and time.monotonic() < deadline:
+        driver.tick()
+        time.sleep(0.02)
+    return sorted((deal["player"], deal["card"]) for deal in logged(driver, "deal"))
+
+
 def test_touch_deals_on_the_simulated_table_and_the_camera_reads_it(driver: Any) -> None:
     app = driver.app
     app.camera = "sim"
@@ -22,12 +31,7 @@ def test_touch_deals_on_the_simulated_table_and_the_camera_reads_it(driver: Any)
         place(driver, "ann", "6X")
         place(driver, "ben", "Fib(X)")
         assert [p.card for p in app.simulated.placements] == ["6x", "fib"]
-        deadline = time.monotonic() + PIPELINE_SECONDS
-        while len(logged(driver, "deal")) < 2 and time.monotonic() < deadline:
-            driver.tick()
-            time.sleep(0.02)
-        assert sorted((d["player"], d["card"]) for d in logged(driver, "deal")) == [
-            ("ann", "6x"), ("ben", "fib")]
+        assert dealt_by_the_camera(driver) == [("ann", "6x"), ("ben", "fib")]
         assert app.preview.frames_shown > 0
         assert app.screens["table"].preview is app.preview
     finally:
@@ -82,12 +86,7 @@ def test_a_real_camera_reads_21x_cards_with_the_owner_s_taught_deck(
     try:
         app.start_game(default_start("21x", 2))
         assert app.simulated is None and app.watcher is not None
-        deadline = time.monotonic() + PIPELINE_SECONDS
-        while len(logged(driver, "deal")) < 2 and time.monotonic() < deadline:
-            driver.tick()
-            time.sleep(0.02)
-        assert sorted((d["player"], d["card"]) for d in logged(driver, "deal")) == [
-            ("ann", "6x"), ("ben", "prime")]
+        assert dealt_by_the_camera(driver) == [("ann", "6x"), ("ben", "prime")]
     finally:
         app.camera = None
         app.watcher.stop()
