@@ -84,10 +84,13 @@ class AppSounds:
         self.sounds: dict[str, Any] = {}
         """The loaded Kivy sounds by pattern name (None: it cannot be played here)."""
         self.played: list[str] = []
+        self.silent = False
+        """True once a sound found no audio output: the rest are not tried (each try has
+        the audio library complain on the terminal)."""
 
     def play(self, name: str) -> None:
         """Start pattern ``name`` (one playing already is cut off, as on the buzzer)."""
-        if self.volume <= 0 or name not in PATTERNS:
+        if self.volume <= 0 or self.silent or name not in PATTERNS:
             return
         sound = self.sound(name)
         if sound is None:
@@ -123,6 +126,7 @@ class AppSounds:
             log.info("no %s sound: %s", name, error)
             return None
         if sound is None or not sound.length:  # no provider, or no audio device to open
-            log.info("no %s sound: no audio output here", name)
+            log.info("no sounds: no audio output here")
+            self.silent = True
             return None
         return sound
