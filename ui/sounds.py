@@ -42,7 +42,7 @@ def pattern_samples(pattern: Pattern) -> array[int]:
     >>> from hardware.sounds import Beep
     >>> samples = pattern_samples((Beep(0.01, 0.01, 440.0),))
     >>> len(samples), max(samples) > 0, samples[-1]
-    (441, True, 0)
+    (440, True, 0)
     """
     samples = array("h")
     peak = LOUDNESS * 32767
