@@ -131,10 +131,14 @@ class _Waiting:
     left: dict[str, str] = field(default_factory=dict)
     """The zone each card moved lay in before (a card seen to go from there has moved)."""
 
-    def take(self, expected: Expected) -> Sighting:
-        """Tick off ``expected``: the recorded sighting it stands for."""
+    def take(self, expected: Expected, value: int | None = None) -> Sighting:
+        """Tick off ``expected``: the recorded sighting it stands for (of the dice of one
+        throw, the one showing ``value`` if there is one, else the first left)."""
         self.expected.remove(expected)
-        return next(s for s in self.recorded if (s.kind, s.card, s.zone) == expected)
+        left = [s for s in self.recorded if (s.kind, s.card, s.zone) == expected]
+        recorded = next((s for s in left if s.value == value), left[0])
+        self.recorded.remove(recorded)
+        return recorded
 
 
 @dataclass
@@ -207,7 +211,7 @@ class DemoDirector:
             with self._lock:
                 waiting, awaited = self._waiting, self._awaited(observation)
                 if waiting is not None and awaited is not None:
-                    recorded = waiting.take(awaited[0])
+                    recorded = waiting.take(awaited[0], observation.value)
                     if not awaited[1]:
                         self.report.confirmed += 1
                     else:

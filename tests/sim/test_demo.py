@@ -266,3 +266,15 @@ def test_a_change_is_missed_only_once_the_pipeline_read_enough_frames_since() ->
     frames[0] = CONFIRM_FRAMES
     director.tick()
     assert posted == [placed] and director.report.missed == ["placed Qs in cell-0"]
+
+
+def test_each_die_of_a_throw_is_posted_once_with_its_recorded_value() -> None:
+    timer, posted = Timer(), list[Observation]()
+    rolls = [Sighting("rolled", "die", "dice", t, value=value) for t, value in ((0.0, 2), (0.3, 6))]
+    director = DemoDirector(rolls, SimulatedTable(default_layout("medley")), posted.append,
+                            DemoClock(0.0, speed=10.0, timer=timer), timer=timer)
+    director.tick()
+    director.relay(replace(rolls[1], t=0.0))  # the pipeline confirms the six first
+    director.relay(replace(rolls[0], t=0.0))
+    director.tick()
+    assert posted == [rolls[1], rolls[0]] and director.done
