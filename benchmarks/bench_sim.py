@@ -11,8 +11,10 @@ Figures, all at 1280x720 on this machine (nothing here ran on a Pi):
 - read accuracy: how many of 52 cards laid one at a time on each kind of zone are read
   right, alone in view;
 - demo mode on every shipped recording (``docs/observations/``, at 40 times real time):
-  how long it took, how many recorded changes the pipeline confirmed, missed or added, and
-  whether the game ended as the recording played straight to the conductor does.
+  how long it took, how many recorded changes the pipeline confirmed, saw under another
+  card's name (misread), missed (each waits out the director's timeout), could not see (a
+  card taken from under others), or added, and whether the game ended as the recording
+  played straight to the conductor does.
 
 ``python -m benchmarks sim`` runs them all; ``python -m benchmarks.bench_sim demo``
 only the demos.
@@ -134,8 +136,10 @@ def demos() -> None:
         same = update.view.outcome == straight.view.outcome
         print(f"sim: demo {recording.name}: {seconds:.0f} s for {observations[-1].t:.0f} s of play;"
               f" {report.confirmed}/{changes} changes confirmed by the pipeline,"
-              f" {len(report.missed)} missed, {len(report.surprises)} sightings not in the"
-              f" recording; ends as recorded: {'yes' if same else 'NO'}")
+              f" {len(report.misread)} seen misread, {len(report.missed)} missed (each waited"
+              f" out {demo.director.confirm_timeout:g} s), {len(report.unseen)} no camera sees,"
+              f" {len(report.surprises)} sightings not in the recording;"
+              f" ends as recorded: {'yes' if same else 'NO'}")
 
 
 def main() -> None:

@@ -46,12 +46,13 @@ from ui.screens.table import TableScreen
 from ui.screens.teach import TeachScreen
 from ui.screens.touch import LogScreen, PickScreen
 from ui.service import ServiceNotifier, watchdog_interval
+from ui.sounds import AppSounds
 from ui.table_io import TableIO
 
 if TYPE_CHECKING:
     from ui.demo import SimulatedDemo
     from vision.simulated import SimulatedTable
-    from vision.watcher import TableWatcher
+    from vision.watcher import CardReader, TableWatcher
 
 TICK_HZ = 20
 SIMULATED = "sim"
@@ -63,6 +64,8 @@ VERDICTS = ("right", "wrong")
 DEMO_CONFIRM_SECONDS = 3.0
 """How long the demo waits for the camera pipeline to confirm a change before it posts the
 change itself (someone is watching: the director's default of 8 s drags)."""
+SOUND_CACHE = "cache/sounds"
+"""Where in the data folder the sounds' WAV files are written (made at the first play)."""
 DEMO_TAIL = 5.0
 """Recorded seconds a demo runs on after its recording ends (a timer may still end it)."""
 log = logging.getLogger(__name__)
@@ -109,6 +112,8 @@ class CompanionApp(App):  # type: ignore[misc]
         self.watcher: TableWatcher | None = None
         self.preview: CameraPreview | None = None
         self.frame_number = -1
+        self.sounds = AppSounds(self.data_folder / SOUND_CACHE, Preferences().sound)
+        """The signals' sounds through the speakers (a wired table has its buzzer)."""
 
     def build(self) -> ScreenManager:
         self.manager = ScreenManager(transition=NoTransition())
@@ -159,6 +164,7 @@ class CompanionApp(App):  # type: ignore[misc]
             self.watcher.stop()
         if self.io is not None:
             self.io.close()
+        self.sounds.stop()
 
     @property
     def current(self) -> AppScreen:
@@ -294,17 +300,21 @@ class CompanionApp(App):  # type: ignore[misc]
             self.simulated.place(card, zone)
 
     def _film(self, start: TableStart) -> None:
-        """Watch the real camera over the game's layout as calibrated in settings."""
+        """Watch the real camera over the game's layout as calibrated in settings: 21X
+        cards read with the owner's taught deck, playing cards with the standard reader."""
+        from ui.deck import EXPRESSION_GAMES, owner_deck
         from vision.camera import open_camera
         from vision.layout import TableLayout
-        from vision.watcher import TableWatcher, standard_reader
+        from vision.watcher import TableWatcher, profile_reader, standard_reader
 
         assert self.camera is not None
         path = self.data_folder / "layouts" / f"{start.game}.toml"
         if not path.exists():
             raise CompanionError(f"the {start.game} table is not calibrated: settings, corners")
+        reader = (profile_reader(owner_deck(self.data_folder)) if start.game in EXPRESSION_GAMES
+                  else standard_reader())
         watcher = TableWatcher(open_camera(self.camera), TableLayout.load(path),
-                               standard_reader(), self.loop.post, self.loop.clock)
+                               reader, self.loop.post, self.loop.clock)
         self.simulated = None
         self.watch(watcher)
         watcher.start()
@@ -320,6 +330,18 @@ class CompanionApp(App):  # type: ignore[misc]
         self.watch(TableWatcher(table, layout, reader, self.loop.post, self.loop.clock))
         assert self.watcher is not None
         self.watcher.start()
+
+    def show_still(self, table: SimulatedTable, reader: CardReader) -> None:
+        """Show ``table`` in the live view as the watcher reads it, each card outlined and
+        named, without watching on (a snapshot: what it reads is not posted to the game)."""
+        from vision.watcher import VOTES, TableWatcher
+
+        layout = table.layout.calibrated(table.calibration())
+        still = TableWatcher(table, layout, reader, lambda _observation: None, self.loop.clock)
+        for number in range(VOTES):  # as many reads as the watcher's vote takes
+            still.process(table.read(), self.now(), number)
+        self.watch(still)
+        self._show_frame()
 
     def _show_frame(self) -> None:
         if self.watcher is None or self.preview is None:
@@ -350,9 +372,10 @@ class CompanionApp(App):  # type: ignore[misc]
         if self.io is not None:
             self.io.close()
         if self.keyboard:
-            voice = Preferences.load(self.data_folder).voice
+            preferences = Preferences.load(self.data_folder)
+            self.sounds.volume = preferences.sound
             self.io = TableIO(self.loop.game.seating, self.loop.clock, self._press,
-                              table=self.table, voice=voice)
+                              table=self.table, voice=preferences.voice, sound=self.sounds.play)
 
     def _press(self, observation: Observation) -> None:
         """A button press: the screen showing sees it (the button test), the game gets it."""

@@ -22,6 +22,8 @@ from companion.errors import CompanionError
 
 if TYPE_CHECKING:
     from companion.engine.store import Store
+    from ui.app import CompanionApp
+    from ui.playback import Playback
 
 SCREEN_NAMES = ("home", "table", "call", "stand", "round-end", "scoreboard", "settings",
                 "teach", "history")
@@ -148,8 +150,27 @@ def run_snapshot(args: argparse.Namespace) -> int:
                 app.start_game(default_start(args.game))
                 app.tick()
             app.ticker.cancel()  # the screen asked for stays, whatever the game needs next
+            if args.screen == "table" and app.loop.start_line is not None:
+                show_camera(app, playback, args.at, scratch)
             app.go(args.screen)
             driver.snapshot(args.out)
             driver.stop()
     print(args.out)
     return 0
+
+
+def show_camera(app: CompanionApp, playback: Playback | None, at: float | None,
+                data: str) -> None:
+    """The table screen's live view as the app shows it: the simulated table with the
+    recording's cards laid as they lie ``at`` seconds in (none for a fresh game), read by
+    the real pipeline; a table that cannot be laid is named where the camera's trouble is."""
+    from ui.demo import laid_table
+
+    start = app.loop.start_line
+    assert start is not None
+    observations = playback.observations if playback is not None else []
+    until = None if at is None else start.t + at
+    try:
+        app.show_still(*laid_table(start, observations, until=until, data=data))
+    except CompanionError as error:
+        app.screens["table"].notice = f"camera: {error}"

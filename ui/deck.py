@@ -15,10 +15,17 @@ default table layout, with ``seat-n`` named after its player.
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 from companion.cardmath.catalogue import builtin
 from companion.engine.observations import TableStart
 from companion.engine.seats import ZONE_PREFIX, Seating
+from companion.errors import CompanionError
 from companion.playing_cards import JOKER, standard_deck
+
+if TYPE_CHECKING:
+    from vision.profile import DeckProfile
 
 EXPRESSION_GAMES = ("21x", "21x-solo")
 
@@ -51,3 +58,16 @@ def zone_choices(start: TableStart) -> list[tuple[str, str]]:
     taken = {zone for zone, _ in seat_zones}
     return seat_zones + [(name, name) for name in zones
                          if name not in taken and not name.startswith(ZONE_PREFIX)]
+
+
+def owner_deck(data: str | os.PathLike[str] | None = None) -> DeckProfile:
+    """The owner's taught 21X deck, which a real camera reads 21X cards with: the deck
+    taught last in the data folder's decks (``companion teach``), not the simulator's own."""
+    from vision.profile import MANIFEST, load_deck, taught_decks
+    from vision.simulated import SIMULATED_DECK
+
+    taught = [path for path in taught_decks(data) if not path.name.startswith(SIMULATED_DECK)]
+    if not taught:
+        raise CompanionError("no taught 21X deck: teach the box with companion teach first")
+    newest = max(taught, key=lambda path: (path / MANIFEST).stat().st_mtime_ns)
+    return load_deck(newest.name, data)

@@ -20,6 +20,7 @@ screen (the tests; the app's ``companion run --demo GAME`` ticks the director it
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -38,6 +39,7 @@ from companion.engine.observations import (
 from companion.engine.referee import Referee
 from companion.engine.store import Store
 from companion.errors import ObservationError
+from ui.deck import EXPRESSION_GAMES
 from vision.layout import DEFAULT_LAYOUTS, TableLayout, solitaire_layout
 from vision.scenes.synthetic import ExpressionCard
 from vision.simulated import SimulatedTable, SimulationError, simulated_deck
@@ -55,12 +57,18 @@ DEFAULT_SPEED = 10.0
 #: Real seconds the director waits for the pipeline to confirm a change before it gives up
 #: on it (and posts the recorded sighting itself, so the game goes on).
 CONFIRM_TIMEOUT = 8.0
+#: ... and not before the pipeline has read this many frames since the change (a loaded
+#: machine reads few a second: a change it had no time to look at is not missed).
+CONFIRM_FRAMES = 20
 #: A card showing less than this share of itself cannot be seen to go.
 HIDDEN_SHARE = 0.3
-#: Dice sightings this close (recorded seconds) after the first of a throw are the same throw.
+#: Dice sightings this close (recorded seconds) after the first of a throw are the same throw;
+#: cards taken from one zone this close after the first are one sweep (a trick gathered).
 ROLL_SECONDS = 1.0
-#: Games whose cards are 21X expression cards (read through a taught deck).
-EXPRESSION_GAMES = frozenset({"21x", "21x-solo"})
+#: The demo's smoothing (s): a card is placed once seen this long, gone once missed this long
+#: (the watcher's three-read vote already steadies what it sees; the table waits for each).
+DEMO_APPEAR = 0.15
+DEMO_VANISH = 0.35
 RECORDINGS = Path(__file__).resolve().parent.parent / "docs" / "observations"
 
 
@@ -118,19 +126,30 @@ class _Waiting:
     expected: list[Expected]
     recorded: list[Sighting]
     since: float
+    frames: int
+    """The pipeline's frame count when the change was made."""
+    left: dict[str, str] = field(default_factory=dict)
+    """The zone each card moved lay in before (a card seen to go from there has moved)."""
 
-    def take(self, expected: Expected) -> Sighting:
-        """Tick off ``expected``: the recorded sighting it stands for."""
+    def take(self, expected: Expected, value: int | None = None) -> Sighting:
+        """Tick off ``expected``: the recorded sighting it stands for (of the dice of one
+        throw, the one showing ``value`` if there is one, else the first left)."""
         self.expected.remove(expected)
-        return next(s for s in self.recorded if (s.kind, s.card, s.zone) == expected)
+        left = [s for s in self.recorded if (s.kind, s.card, s.zone) == expected]
+        recorded = next((s for s in left if s.value == value), left[0])
+        self.recorded.remove(recorded)
+        return recorded
 
 
 @dataclass
 class DemoReport:
-    """How the pipeline did: changes confirmed, changes it missed, changes no camera could
-    see (a card taken from under another), and sightings the recording did not call for."""
+    """How the pipeline did: changes confirmed, changes seen with another card's name
+    (``misread``: the change itself was seen, where and when it was made), changes it
+    missed (waited out), changes no camera could see (a card taken from under another),
+    and sightings the recording did not call for."""
 
     confirmed: int = 0
+    misread: list[str] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
     unseen: list[str] = field(default_factory=list)
     surprises: list[str] = field(default_factory=list)
@@ -141,10 +160,12 @@ class DemoDirector:
 
     ``post`` is the conductor's; give the watcher :meth:`relay` as its ``post`` so the
     director sees what the pipeline confirms. ``timer`` is real time (for the give-up
-    ``confirm_timeout``). A demo plays the recorded game whatever the pipeline gets wrong:
-    a change it does not confirm in time is posted as recorded, and a sighting the
-    recording does not call for is held back; ``strict`` passes such sightings on too
-    (to see what the pipeline alone would make of the game). :attr:`report` counts both.
+    ``confirm_timeout``), ``frames`` counts the frames the pipeline has read (it gives up
+    only once ``CONFIRM_FRAMES`` were read since the change as well). A demo plays the
+    recorded game whatever the pipeline gets wrong: a change it does not confirm in time
+    is posted as recorded, and a sighting the recording does not call for is held back;
+    ``strict`` passes such sightings on too (to see what the pipeline alone would make of
+    the game). :attr:`report` counts both.
     """
 
     def __init__(
@@ -157,6 +178,7 @@ class DemoDirector:
         confirm_timeout: float = CONFIRM_TIMEOUT,
         strict: bool = False,
         timer: Clock = time.monotonic,
+        frames: Callable[[], int] | None = None,
     ) -> None:
         self.observations = list(observations)
         self.strict = strict
@@ -164,6 +186,7 @@ class DemoDirector:
         self.post = post
         self.clock = clock
         self.confirm_timeout = confirm_timeout
+        self.frames = frames
         self.report = DemoReport()
         self._timer = timer
         self._next = 0
@@ -179,15 +202,24 @@ class DemoDirector:
     def relay(self, observation: Observation) -> None:
         """Pass a pipeline observation on to the conductor, ticking off what was expected.
 
-        A sighting the recording does not call for (a misread, a card briefly missed) is
-        noted in the report, and passed on only when the director is ``strict``.
+        The awaited change seen with another card's name (the same kind of change in the
+        same zone) is a misread: it ends the wait at once, and the recorded sighting goes
+        on (the misread one when ``strict``). A sighting the recording does not call for
+        (a card briefly missed) is noted in the report, and passed on only when ``strict``.
         """
         if isinstance(observation, Sighting):
             with self._lock:
-                waiting, expected = self._waiting, self._expected(observation)
-                if waiting is not None and expected is not None:
-                    recorded = waiting.take(expected)
-                    self.report.confirmed += 1
+                waiting, awaited = self._waiting, self._awaited(observation)
+                if waiting is not None and awaited is not None:
+                    recorded = waiting.take(awaited[0], observation.value)
+                    if not awaited[1]:
+                        self.report.confirmed += 1
+                    else:
+                        seen = (f"seen leaving {observation.zone}"
+                                if observation.card == recorded.card
+                                else f"read as {observation.card}")
+                        self.report.misread.append(
+                            f"{recorded.kind} {recorded.card} in {recorded.zone} {seen}")
                     if not self.strict:  # what the recording says, e.g. placed for moved
                         observation = recorded
                 else:
@@ -197,16 +229,26 @@ class DemoDirector:
                         return
         self.post(observation)
 
-    def _expected(self, seen: Sighting) -> Expected | None:
-        """The awaited change ``seen`` confirms: the same, or the card arriving in the same
-        zone either way (``moved`` for ``placed`` when the smoother still had it elsewhere)."""
+    def _awaited(self, seen: Sighting) -> tuple[Expected, bool] | None:
+        """The awaited change ``seen`` stands for, and whether it was misread: the same
+        change, or the card arriving in the same zone either way (``moved`` for ``placed``
+        when the smoother still had it elsewhere); failing that, such a change of a card
+        (not a die) in the same zone under another card's name, or the card seen to leave
+        the zone it moved from (where it went misread)."""
         if self._waiting is None:
             return None
-        for kind, card, zone in self._waiting.expected:
-            arrived = {kind, seen.kind} <= {"placed", "moved"}
-            if card == seen.card and zone == seen.zone and (kind == seen.kind or arrived):
-                return (kind, card, zone)
-        return None
+        alike = [(kind, card, zone) for kind, card, zone in self._waiting.expected
+                 if zone == seen.zone and (kind == seen.kind
+                                           or {kind, seen.kind} <= {"placed", "moved"})]
+        named = [expected for expected in alike if expected[1] == seen.card]
+        if named:
+            return named[0], False
+        others = [expected for expected in alike if DIE not in (expected[1], seen.card)]
+        gone = [(kind, card, zone) for kind, card, zone in self._waiting.expected
+                if seen.kind == "removed" and card == seen.card and kind != "removed"
+                and self._waiting.left.get(card) == seen.zone]
+        misread = others or gone
+        return (misread[0], True) if misread else None
 
     def tick(self) -> None:
         """Act out what is due now, one observation a tick; returns at once.
@@ -253,7 +295,7 @@ class DemoDirector:
 
     def _settle(self, waiting: _Waiting) -> None:
         """End the wait once the change is confirmed, or given up on (then post it)."""
-        if waiting.expected and self._timer() - waiting.since < self.confirm_timeout:
+        if waiting.expected and not self._given_up(waiting):
             return
         for expected in list(waiting.expected):
             self.report.missed.append("{} {} in {}".format(*expected))
@@ -262,31 +304,40 @@ class DemoDirector:
         self._waiting = None
 
     def _group(self, first: Sighting) -> list[Sighting]:
-        """``first`` and, for a roll, the other dice rolled with it (their sightings follow
-        within ``ROLL_SECONDS``: the dice of one throw land together)."""
+        """``first`` and what goes with it: for a roll, the other dice rolled with it, for
+        a card taken, the others taken from its zone straight after (their sightings follow
+        within ``ROLL_SECONDS``: the dice of one throw land together, a trick is gathered
+        in one sweep)."""
         group = [first]
-        if first.card != DIE:
+        if first.card != DIE and first.kind != "removed":
             return group
         for observation in self.observations[self._next + 1:]:
-            if (not isinstance(observation, Sighting) or observation.card != DIE
-                    or observation.t - first.t > ROLL_SECONDS or observation.kind != first.kind):
+            if (not isinstance(observation, Sighting) or observation.kind != first.kind
+                    or (observation.card == DIE) != (first.card == DIE)
+                    or (first.card != DIE and observation.zone != first.zone)
+                    or observation.t - first.t > ROLL_SECONDS):
                 break
             group.append(observation)
         return group
 
     def _act(self, group: list[Sighting]) -> None:
-        """Make the change on the table, and wait for the pipeline to see it (a card taken
-        from under others is posted as recorded at once: no camera could see it go)."""
+        """Make the change on the table, and wait for the pipeline to see it. A card taken
+        from under others, or laid again in the zone it lies in, is posted as recorded at
+        once: no camera could see that change."""
         first = group[0]
-        hidden = first.kind == "removed" and first.card != DIE and self._hidden(first.card)
+        left = {p.card: p.zone for p in self.table.placements}
+        hidden = [s for s in group if s.card != DIE and (
+            self._hidden(s.card) if s.kind == "removed" else self._already_there(s))]
         self._lay(group)
         self.clock.hold(first.t)
-        if hidden:
-            self.report.unseen.append(f"{first.kind} {first.card} in {first.zone}")
-            self.post(first)
-            return
-        expected: list[Expected] = [(s.kind, s.card, s.zone) for s in group]
-        self._waiting = _Waiting(expected, list(group), self._timer())
+        for sighting in hidden:
+            self.report.unseen.append(f"{sighting.kind} {sighting.card} in {sighting.zone}")
+            self.post(sighting)
+        seen = [s for s in group if s not in hidden]
+        if seen:
+            expected: list[Expected] = [(s.kind, s.card, s.zone) for s in seen]
+            self._waiting = _Waiting(expected, seen, self._timer(), self._frames(),
+                                     {s.card: left[s.card] for s in seen if s.card in left})
 
     def _lay(self, group: list[Sighting]) -> None:
         """The change on the simulated table, nothing else."""
@@ -295,7 +346,8 @@ class DemoDirector:
             if first.card == DIE:
                 self._act_dice(group)
             elif first.kind == "removed":
-                self.table.remove(first.card)
+                for sighting in group:
+                    self.table.remove(sighting.card)
             elif first.kind == "moved" or any(p.card == first.card
                                               for p in self.table.placements):
                 self.table.move(first.card, str(first.zone))
@@ -304,6 +356,24 @@ class DemoDirector:
         except SimulationError as error:
             raise ObservationError(f"cannot act it out: {error}",
                                    where=f"observation at t={first.t}") from None
+
+    def _frames(self) -> int:
+        """Frames the pipeline has read (0 with no count)."""
+        return self.frames() if self.frames is not None else 0
+
+    def _given_up(self, waiting: _Waiting) -> bool:
+        """Whether the wait is over: ``confirm_timeout`` passed, and, with a frame count,
+        ``CONFIRM_FRAMES`` read since the change."""
+        timed_out = self._timer() - waiting.since >= self.confirm_timeout
+        if self.frames is None:
+            return timed_out
+        return timed_out and self._frames() - waiting.frames >= CONFIRM_FRAMES
+
+    def _already_there(self, sighting: Sighting) -> bool:
+        """Whether ``sighting``'s card lies in its zone already (a recording may lay a card
+        again where it is: the table shows no change)."""
+        return any(placement.card == sighting.card and placement.zone == sighting.zone
+                   for placement in self.table.placements)
 
     def _hidden(self, card: str) -> bool:
         """Whether ``card`` lies (mostly) under others on the table now."""
@@ -372,8 +442,8 @@ def simulated_demo(
     """
     start, observations = load_recording(recording)
     table, reader = simulated_table_for(start, layout=layout, seed=seed, data=data)
-    if smoother is None and start.game in EXPRESSION_GAMES:
-        smoother = Smoother(appear_after=0.15, vanish_after=0.35)  # a taught deck reads fast
+    if smoother is None:  # every change waits for it: the watcher's votes already steady it
+        smoother = Smoother(appear_after=DEMO_APPEAR, vanish_after=DEMO_VANISH)
     game_id = unfinished_demo(store, start)
     began = start.t if game_id is None else store.events(game_id)[-1].t
     clock = DemoClock(began, speed=speed)
@@ -384,6 +454,7 @@ def simulated_demo(
     director.fast_forward(began)
     watcher = TableWatcher(table, table.layout.calibrated(table.calibration()), reader,
                            director.relay, clock, smoother=smoother)
+    director.frames = lambda: watcher.frames_read
     return SimulatedDemo(start, clock, table, conductor, watcher, director)
 
 
@@ -409,6 +480,18 @@ def simulated_table_for(start: TableStart, *, layout: TableLayout | None = None,
         reader = profile_reader(simulated_deck(expressions, deck, data=data))
     table = SimulatedTable(layout if layout is not None else demo_layout(start), seed=seed,
                            expressions=expressions)
+    return table, reader
+
+
+def laid_table(start: TableStart, observations: Sequence[Observation], *,
+               until: float | None = None,
+               data: str | Path | None = None) -> tuple[SimulatedTable, CardReader]:
+    """The simulated table of ``start``'s game with the cards of ``observations`` laid as
+    they lie at recorded time ``until`` (all of them by default), and its card reader
+    (``companion snapshot``'s live view)."""
+    table, reader = simulated_table_for(start, data=data)
+    director = DemoDirector(observations, table, lambda _observation: None, DemoClock(start.t))
+    director.fast_forward(math.inf if until is None else until)
     return table, reader
 
 

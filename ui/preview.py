@@ -43,6 +43,8 @@ class CameraPreview(Widget):  # type: ignore[misc]
         self.buffer: np.ndarray | None = None
         self.frame_size = (0, 0)
         self.frames_shown = 0
+        self.last: tuple[np.ndarray, Sequence[Outline]] | None = None
+        """The frame shown last and its outlines, shown again when the widget is laid out."""
         with self.canvas:
             Color(1, 1, 1, 1)
             self.picture = Rectangle(pos=self.pos, size=self.size)
@@ -56,10 +58,15 @@ class CameraPreview(Widget):  # type: ignore[misc]
 
     def show(self, frame: np.ndarray, outlines: Sequence[Outline] = ()) -> None:
         """Show ``frame`` (H x W x 3 BGR, uint8) and ``outlines``."""
+        self._draw(frame, outlines)
+        self.frames_shown += 1
+
+    def _draw(self, frame: np.ndarray, outlines: Sequence[Outline]) -> None:
         height, width = frame.shape[:2]
+        self.last = (frame, outlines)
         if self.frame_size != (width, height):
             self.frame_size = (width, height)
-            self._place()
+            self._fit()
         shown = self._shown_size()
         if self.buffer is None or self.buffer.shape[:2] != (shown[1], shown[0]):
             self.scaled = np.empty((shown[1], shown[0], 3), np.uint8)
@@ -73,7 +80,6 @@ class CameraPreview(Widget):  # type: ignore[misc]
         cv2.cvtColor(self.scaled, cv2.COLOR_BGR2RGB, dst=self.buffer)
         self.texture.blit_buffer(self.upload, colorfmt="rgb", bufferfmt="ubyte")
         self.canvas.ask_update()
-        self.frames_shown += 1
         self._outline(outlines)
 
     def to_widget_point(self, point: tuple[float, float]) -> tuple[float, float]:
@@ -112,6 +118,12 @@ class CameraPreview(Widget):  # type: ignore[misc]
             label.pos = (min(p[0] for p in points), max(p[1] for p in points))
 
     def _place(self, *_: Any) -> None:
+        """The widget moved or changed size: fit the picture, show the last frame again."""
+        self._fit()
+        if self.last is not None:
+            self._draw(*self.last)
+
+    def _fit(self) -> None:
         """Fit the picture inside the widget, keeping the frame's proportions."""
         fw, fh = self.frame_size if self.frame_size[0] else (4, 3)
         scale = min(self.width / fw, self.height / fh)

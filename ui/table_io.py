@@ -5,8 +5,9 @@ The keyboard's keys (q/a, p/l, z/x, m/n, space) always work; on the Pi the wired
 :class:`~hardware.table.Table` works beside them. Button events become observations
 through :class:`~hardware.bridge.ButtonBridge`; the conductor's signals are played by
 :class:`~hardware.bridge.SignalPlayer`, which also releases each lockout once the
-referee has decided. The voice is espeak-ng where installed, at the chosen volume
-(0 is silent).
+referee has decided. With no wired table the sounds are ``sound``'s (the app's
+speakers, :mod:`ui.sounds`) and the voice is espeak-ng where installed, at the chosen
+volume (0 is silent); a wired table plays both itself.
 """
 
 from __future__ import annotations
@@ -33,10 +34,12 @@ class TableIO(Closing):
     """Buttons in and signals out for one game's ``seating``."""
 
     def __init__(self, seating: Seating, clock: Clock, post: Callable[[Observation], None],
-                 *, table: Table | None = None, voice: int = 0) -> None:
+                 *, table: Table | None = None, voice: int = 0,
+                 sound: Callable[[str], None] = lambda _name: None) -> None:
         self.keys = KeyboardButtons(clock=clock)
         self.bridges = [ButtonBridge(self.keys.events, seating, post, clock)]
-        self.players = [SignalPlayer(seating, lambda _name: None, self.keys.clear_lockout,
+        self.players = [SignalPlayer(seating, sound if table is None else lambda _name: None,
+                                     self.keys.clear_lockout,
                                      say=None if table is not None else speaker(voice))]
         if table is not None:
             self.bridges.append(ButtonBridge(table.events, seating, post, clock))

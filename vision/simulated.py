@@ -68,6 +68,8 @@ log = logging.getLogger(__name__)
 
 #: The CC0 card faces, relative to the repository root (the shared data beside the checkout).
 FACES_DIR = Path(__file__).resolve().parent.parent.parent / "shared/data/cards/faces-cc0"
+#: How the simulator's own taught decks are named in the data folder's decks (then a digest).
+SIMULATED_DECK = "simulated-"
 #: Camera height (cm) when the layout's zones fit: cards are about 115 pixels tall at 1280x720.
 DEFAULT_HEIGHT_CM = 70.0
 #: Space (mm) kept between the cards of a row, and the least overlap step that leaves a
@@ -188,7 +190,8 @@ class SimulatedTable(Camera):
         self.size = size
         self.height_cm = height_cm if height_cm is not None else fitting_height(layout, size)
         self.tilt_degrees = tilt_degrees
-        self._builder = SceneBuilder(seed, self.faces, size, noise_sigma)
+        self._noise = (seed, noise_sigma)
+        self._builder: SceneBuilder | None = None
         self._to_image = camera_homography(size, self.height_cm, tilt_degrees) @ np.array(
             [[0.1, 0.0, -layout.width / 20.0], [0.0, 0.1, -layout.height / 20.0], [0.0, 0.0, 1.0]]
         )
@@ -271,6 +274,9 @@ class SimulatedTable(Camera):
         """The table now, with this frame's sensor noise (1280x720 BGR by default)."""
         if not self._open:
             raise DeviceError(f"{self.description} is closed")
+        if self._builder is None:  # made at the first frame: a table only drawn needs none
+            seed, sigma = self._noise
+            self._builder = SceneBuilder(seed, self.faces, self.size, sigma)
         return self._builder.add_noise(self.clean().copy())
 
     def clean(self) -> Image:
@@ -528,7 +534,7 @@ def simulated_deck(
         raise SimulationError(f"no 21X card {unknown[0]!r} to teach")
     chosen = [expressions[card] for card in card_ids]
     digest = hashlib.sha1(repr((PROFILE_VERSION, chosen)).encode()).hexdigest()[:12]
-    folder = decks_dir(data) / f"simulated-{digest}"
+    folder = decks_dir(data) / f"{SIMULATED_DECK}{digest}"
     if (folder / "manifest.json").is_file():
         try:
             return DeckProfile.load(folder)

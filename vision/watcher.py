@@ -349,6 +349,8 @@ class TableWatcher(Closing):
         self._memory = CoverMemory()
         self._dice_box = _dice_box(layout)
         self.failure: BaseException | None = None
+        self.frames_read = 0
+        """Frames read so far (a slow machine reads fewer a second)."""
 
     # --- the caller's side ------------------------------------------------------------
 
@@ -398,6 +400,7 @@ class TableWatcher(Closing):
         )
         now = self._timer()
         self._times.append(now)
+        self.frames_read += 1
         changes = self.smoother.update([*cards, *dice], now)
         sightings = [_sighting(change, max(0.0, t - (now - change.t))) for change in changes]
         for sighting in sightings:

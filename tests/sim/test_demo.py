@@ -15,7 +15,14 @@ from companion.engine.observations import ButtonPress, Observation, Sighting, Ta
 from companion.engine.store import Store
 from companion.engine.view import Outcome
 from companion.errors import ObservationError
-from ui.demo import DemoClock, DemoDirector, load_recording, play_headless, simulated_demo
+from ui.demo import (
+    CONFIRM_FRAMES,
+    DemoClock,
+    DemoDirector,
+    load_recording,
+    play_headless,
+    simulated_demo,
+)
 from vision.layout import DEFAULT_LAYOUTS, TableLayout
 from vision.simulated import SimulatedTable
 from vision.smoothing import Smoother
@@ -79,15 +86,71 @@ def test_a_change_the_pipeline_misses_is_posted_as_recorded_after_the_timeout() 
     placed = Sighting("placed", "Qs", "cell-0", 0.0)
     director, _, _ = director_of([placed, Tap("close", 0.5)], timer, posted)
     director.tick()
-    director.relay(Sighting("placed", "Qd", "cell-0", 0.0))  # a misread
+    director.relay(Sighting("placed", "Qd", "cell-1", 0.0))  # elsewhere: not the change
     timer.now = 6.0
     director.tick()
     for real in (6.1, 6.2):
         timer.now = real
         director.tick()
-    assert posted == [Sighting("placed", "Qd", "cell-0", 0.0), placed, Tap("close", 0.5)]
+    assert posted == [Sighting("placed", "Qd", "cell-1", 0.0), placed, Tap("close", 0.5)]
     assert director.report.missed == ["placed Qs in cell-0"]
-    assert director.report.surprises == ["placed Qd in cell-0"]
+    assert director.report.surprises == ["placed Qd in cell-1"]
+
+
+def test_a_change_seen_under_another_name_is_a_misread_that_ends_the_wait() -> None:
+    timer, posted = Timer(), list[Observation]()
+    placed = Sighting("placed", "Qs", "cell-0", 0.0)
+    misread = Sighting("placed", "Qd", "cell-0", 0.0)
+    table = SimulatedTable(default_layout("medley"))
+    clock = DemoClock(0.0, speed=10.0, timer=timer)
+    director = DemoDirector([placed], table, posted.append, clock, timer=timer)
+    director.tick()
+    director.relay(misread)
+    director.tick()
+    assert director.done and posted == [placed]  # the recorded card goes on, at once
+    assert director.report.misread == ["placed Qs in cell-0 read as Qd"]
+    assert director.report.missed == [] and director.report.confirmed == 0
+
+
+def test_a_card_seen_leaving_for_where_it_is_misread_is_a_misread() -> None:
+    timer, posted = Timer(), list[Observation]()
+    steps = [Sighting("placed", "Ks", "cell-5", 0.0),
+             Sighting("moved", "Ks", "discard", 1.0, from_zone="cell-5")]
+    director, _, _ = director_of(steps, timer, posted)
+    director.tick()
+    director.relay(steps[0])
+    director.tick()
+    for real in (0.1, 0.2):
+        timer.now = real
+        director.tick()
+    director.relay(Sighting("removed", "Ks", "cell-5", 1.0))  # gone; read as another card
+    director.tick()
+    assert director.done and director.report.misread == [
+        "moved Ks in discard seen leaving cell-5"]
+
+
+def test_a_trick_swept_at_once_is_one_wait_and_a_card_laid_where_it_lies_is_no_change() -> None:
+    timer, posted = Timer(), list[Observation]()
+    steps = [Sighting("placed", "Kd", "trick", 0.0), Sighting("placed", "7h", "trick", 0.0),
+             Sighting("placed", "7h", "trick", 0.0), Sighting("removed", "Kd", "trick", 0.0),
+             Sighting("removed", "7h", "trick", 0.1)]
+    table = SimulatedTable(default_layout("trick"))
+    director = DemoDirector(steps, table, posted.append, DemoClock(0.0, speed=10.0, timer=timer),
+                            timer=timer)
+    for step in steps[:2]:
+        director.tick()
+        director.relay(step)
+        director.tick()
+    director.tick()  # laid again where it lies: posted at once, nothing awaited
+    assert posted == steps[:3] and director.report.unseen == ["placed 7h in trick"]
+    timer.now = 0.1
+    director.tick()  # both cards go in one sweep
+    assert table.placements == () and not director.done
+    director.relay(steps[4])
+    director.relay(steps[3])
+    director.tick()
+    assert director.done and posted[3:] == [steps[4], steps[3]]
+    assert director.report.confirmed == 4 and director.report.missed == []
 
 
 def test_a_card_taken_from_under_another_is_posted_at_once() -> None:
@@ -187,3 +250,31 @@ def test_a_21x_demo_ends_as_the_recorded_game_does(game: str, tmp_path: Path) ->
     assert report.missed == [] and report.surprises == []
     assert update.view.outcome == recorded_outcome(recording)
     assert update.view.outcome.over
+
+
+def test_a_change_is_missed_only_once_the_pipeline_read_enough_frames_since() -> None:
+    timer, posted, frames = Timer(), list[Observation](), [0]
+    placed = Sighting("placed", "Qs", "cell-0", 0.0)
+    table = SimulatedTable(default_layout("medley"))
+    director = DemoDirector([placed], table, posted.append,
+                            DemoClock(0.0, speed=10.0, timer=timer), confirm_timeout=3.0,
+                            timer=timer, frames=lambda: frames[0])
+    director.tick()
+    timer.now, frames[0] = 10.0, CONFIRM_FRAMES - 1  # a loaded machine: few frames read
+    director.tick()
+    assert posted == [] and not director.done
+    frames[0] = CONFIRM_FRAMES
+    director.tick()
+    assert posted == [placed] and director.report.missed == ["placed Qs in cell-0"]
+
+
+def test_each_die_of_a_throw_is_posted_once_with_its_recorded_value() -> None:
+    timer, posted = Timer(), list[Observation]()
+    rolls = [Sighting("rolled", "die", "dice", t, value=value) for t, value in ((0.0, 2), (0.3, 6))]
+    director = DemoDirector(rolls, SimulatedTable(default_layout("medley")), posted.append,
+                            DemoClock(0.0, speed=10.0, timer=timer), timer=timer)
+    director.tick()
+    director.relay(replace(rolls[1], t=0.0))  # the pipeline confirms the six first
+    director.relay(replace(rolls[0], t=0.0))
+    director.tick()
+    assert posted == [rolls[1], rolls[0]] and director.done

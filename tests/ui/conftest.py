@@ -32,6 +32,7 @@ def clock() -> ManualClock:
 def driver(ui_home: Path, clock: ManualClock) -> Iterator[object]:
     """The running app, driven frame by frame."""
     os.environ["KIVY_HOME"] = str(ui_home / "kivy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # sounds load and play, silently
     from ui.window import configure_kivy
 
     configure_kivy(fullscreen=False, home=str(ui_home / "kivy"))

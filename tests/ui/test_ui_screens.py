@@ -97,6 +97,7 @@ def test_settings_button_test_and_calibration(driver: Any) -> None:
     assert (driver.app.data_folder / "layouts" / "21x.toml").exists()
     driver.press("save")
     assert (driver.app.data_folder / "app.json").exists()
+    assert driver.app.sounds.volume == int(screen.sound.value)  # at once, not next game
 
 
 def snapshot_command(*args: str) -> subprocess.CompletedProcess[str]:

@@ -14,6 +14,7 @@ from companion.engine.observations import ButtonPress, TableStart
 from companion.engine.store import Store
 from ui import theme
 from ui.loop import TableLoop
+from ui.sounds import AppSounds
 
 
 class Host(Protocol):
@@ -23,6 +24,8 @@ class Host(Protocol):
     store: Store
     data_folder: Path
     """Where the app keeps its files (the store's directory): decks, layouts, settings."""
+    sounds: AppSounds
+    """The signals' sounds through the speakers (their volume is the settings')."""
 
     def go(self, screen: str, **options: Any) -> None:
         """Show ``screen`` with ``options`` for its :meth:`AppScreen.enter`."""

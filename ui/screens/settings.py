@@ -120,9 +120,10 @@ class SettingsScreen(AppScreen):
         self.pressed_text.text = f"{who}: {'call' if press.kind == 'press' else 'stand'}"
 
     def save(self) -> None:
-        """Keep the volumes."""
+        """Keep the volumes (the sounds' at once, the voice's from the next game)."""
         Preferences(sound=int(self.sound.value), voice=int(self.voice.value)).save(
             self.host.data_folder)
+        self.host.sounds.volume = int(self.sound.value)
         self.message.text = "saved"
 
     def save_corners(self) -> None:
