@@ -34,8 +34,7 @@ import numpy as np
 
 from companion.cardmath.catalogue import builtin
 from vision.partial import OverlapRecognizer
-from vision.outline import find_card_outlines
-from vision.profile import DeckProfile, Image, outer_size
+from vision.profile import DeckProfile, Image
 from vision.scenes.hands import spread_fan
 from vision.scenes.synthetic import (
     CARD_CM,
@@ -62,18 +61,12 @@ FACES_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "cards" / 
 
 
 def taught_faces() -> tuple[list[CardFace], DeckProfile]:
-    """The built-in 21X faces and a profile taught from them, with each card's outer size
-    (over its face's) measured on the rendered card with the outline finder."""
+    """The built-in 21X faces and a profile taught from them."""
     faces = [render_expression_card(ExpressionCard.from_catalogue(card)) for card in builtin("21x")]
-    taught, outer = {}, {}
-    for face in faces:
-        image = cv2.cvtColor(face.image, cv2.COLOR_BGRA2BGR)
-        taught[face.name] = face_from_image(image)
-        height, width = image.shape[:2]
-        pad = max(height, width) // 5
-        framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-        outer[face.name] = outer_size((width, height), find_card_outlines(framed)[0])
-    return faces, DeckProfile("bench", taught, "21x", outer)
+    taught = {
+        face.name: face_from_image(cv2.cvtColor(face.image, cv2.COLOR_BGRA2BGR)) for face in faces
+    }
+    return faces, DeckProfile("bench", taught, "21x")
 
 
 def overlapped_scene(

@@ -54,7 +54,6 @@ from vision.profile import (
     DeckProfile,
     Image,
     ProfileRecognizer,
-    Size,
     face_point,
     quad_centre,
 )
@@ -142,14 +141,9 @@ KNOWN_WEIGHT = 4.0
 #: at least this share of the shorter, measure a card across (:func:`calipers`).
 PARALLEL_DEGREES = 4.0
 MIN_OVERLAP = 0.3
-#: Taught cards whose outer sizes (over their faces') are this close are laid as one kind.
-OUTER_STEP = 0.02
-#: A card whose face is its whole outline is white to its edge: where its rim (the band
-#: this far in, shares of its width, on a mask of :data:`RIM_SIZE`) is not claimed by a
-#: card read, at least :data:`RIM_WHITE` of it must be card white.
-RIM_BAND = (0.02, 0.06)
-RIM_SIZE = (50, 70)
-RIM_WHITE = 0.5
+#: Each estimated width is tried as it is and grown: the white inside a celebrity card's
+#: golden border is narrower than a whole card.
+WIDTH_STEPS = (1.0,)
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
@@ -446,14 +440,10 @@ def calipers(corners: Sequence[Corner]) -> list[tuple[float, float]]:
     ]
 
 
-def card_widths(
-    corners: Sequence[Corner], known: Sequence[float] = (), kinds: Sequence[Size] = ((1.0, 1.0),)
-) -> list[float]:
-    """Likely card widths (short side of the whole card, pixels), best supported first:
-    from ``known`` widths (whole cards elsewhere in the frame), the whole sides among
-    ``corners`` and the :func:`calipers` across them, each a card's width or its height,
-    and each the face of a card of any of ``kinds`` (outer sizes over the face's: the
-    card white of a celebrity card is the face inside its golden border).
+def card_widths(corners: Sequence[Corner], known: Sequence[float] = ()) -> list[float]:
+    """Likely card widths (short side, pixels), best supported first: from ``known``
+    widths (whole cards elsewhere in the frame), the whole sides among ``corners`` and
+    the :func:`calipers` across them, each a card's width or its height.
 
     >>> top = Corner((0, 0), ((1, 0), (0, 1)), 100.0, True)
     >>> left = Corner((0, 0), ((0, 1), (1, 0)), 140.0, True)
@@ -463,8 +453,7 @@ def card_widths(
     weighted = [(width, KNOWN_WEIGHT * width) for width in known]
     spans = [(corner.length, corner.length) for corner in corners if corner.whole]
     for span, weight in spans + calipers(corners):
-        for outer_width, outer_height in kinds:
-            weighted += [(span * outer_width, weight), (span * outer_height / CARD_ASPECT, weight)]
+        weighted += [(span, weight), (span / CARD_ASPECT, weight)]
     if not weighted:
         return []
     order = np.argsort([width for width, _ in weighted])
@@ -483,19 +472,13 @@ def card_widths(
     return widths
 
 
-def hypotheses(corner: Corner, widths: Sequence[float], outer: Size = (1.0, 1.0)) -> list[Quad]:
-    """Face outlines that fit ``corner``: each edge as the short side, for a card of each
-    of ``widths`` whose outer size is ``outer`` times its face's.
-
-    >>> corner = Corner((0, 0), ((1, 0), (0, 1)), 50.0, False)
-    >>> hypotheses(corner, [100.0], (1.25, 1.0))[0]
-    ((0.0, 0.0), (80.0, 0.0), (80.0, 140.0), (0.0, 140.0))
-    """
+def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
+    """Card outlines that fit ``corner``: each edge as the short side, at each width."""
     quads = []
     point = np.array(corner.point)
     first, second = (np.array(d) for d in corner.directions)
-    for width in widths:
-        short, long = width / outer[0], width * CARD_ASPECT / outer[1]
+    for width in (size * step for size in widths for step in WIDTH_STEPS):
+        short, long = width, width * CARD_ASPECT
         for along_first, along_second in ((short, long), (long, short)):
             a, b = point + first * along_first, point + second * along_second
             quads.append(_clockwise(point, a, a + b - point, b))
@@ -555,46 +538,30 @@ def _blurred_grey(frame_bgr: Image, region: Array, sigma: float) -> Array:
 class PartialReader:
     """Reads the taught cards of ``faces`` (canonical faces by id) from their visible parts."""
 
-    def __init__(self, faces: Mapping[str, Image], outer: Mapping[str, Size] | None = None) -> None:
+    def __init__(self, faces: Mapping[str, Image]) -> None:
         self.matcher = PartialMatcher(faces)
-        self.outer = dict(outer or {})
-        # Cards of one outer size (over their faces') are one kind: their faces are laid
-        # inside a hypothesised card alike, and scored against each other.
-        steps = [self._step(card_id) for card_id in self.matcher.ids]
-        kinds = sorted(set(steps))
-        self._kind_cards = [np.array([step == kind for step in steps]) for kind in kinds]
-        self.layouts: list[tuple[Size, int]] = [
-            ((w * OUTER_STEP, h * OUTER_STEP), kind) for kind, (w, h) in enumerate(kinds)
-        ]
-
-    def _step(self, card_id: str) -> tuple[int, int]:
-        width, height = self.outer.get(card_id, (1.0, 1.0))
-        return (round(width / OUTER_STEP), round(height / OUTER_STEP))
-
-    def outer_width(self, quad: Quad, card_id: str) -> float:
-        """The width of the whole card whose face outline is ``quad``."""
-        return min(side(quad, 0), side(quad, 2)) * self.outer.get(card_id, (1.0, 1.0))[0]
 
     def read(
         self,
         frame_bgr: Image,
-        claimed: Sequence[tuple[Quad, str]] = (),
+        claimed: Sequence[Quad] = (),
+        exclude: Sequence[str] = (),
         masks: CardWhite | None = None,
     ) -> list[PartialRead]:
         """Cards in the overlapped regions of the frame.
 
-        ``claimed`` are the cards already read whole (face outline, card id): what they
-        cover is not read again, nor their ids; ``masks`` the frame's :class:`CardWhite`
-        if already made.
+        ``claimed`` are outlines already accounted for (cards read whole): what they
+        cover is not read again; ``exclude`` card ids already read elsewhere; ``masks``
+        the frame's :class:`CardWhite` if already made.
         """
         height, width = frame_bgr.shape[:2]
         masks = CardWhite.of(frame_bgr) if masks is None else masks
         white = masks.white
         groups, _ = cv2.findContours(masks.bridged, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         taken = np.zeros((height, width), np.uint8)
-        for quad, _ in claimed:
+        for quad in claimed:
             _claim(taken, quad, value=255)
-        known = [self.outer_width(quad, card_id) for quad, card_id in claimed]
+        known = [min(side(quad, 0), side(quad, 2)) for quad in claimed]
         frame_area = width * height
         region = np.zeros((height, width), np.uint8)
         outer = []
@@ -618,33 +585,27 @@ class PartialReader:
         # The groups' own outlines run along the outer edges of the cards: clean corners
         # where ink or a shadow notches the white parts.
         pieces += [(region, region_corners(group)) for group in outer]
-        used = {card_id for _, card_id in claimed}
-        return self._read_region(frame_bgr, pieces, (region, white), taken, known, used)
+        return self._read_region(frame_bgr, pieces, region, taken, known, set(exclude))
 
     def verify(self, frame_bgr: Image, quad: Quad) -> _Scored | None:
         """How the matcher reads the card inside ``quad``, all of its face taken to show."""
         shown = np.zeros(frame_bgr.shape[:2], np.uint8)
         cv2.fillConvexPoly(shown, np.round(np.array(quad)).astype(np.int32), 255)
         grey = _blurred_grey(frame_bgr, shown, THUMB_BLUR * side(quad, 0) / FACE_SIZE[0])
-        return self._score(grey, [(quad, (shown,), None)], set())[0]
+        return self._score(grey, [(quad, (shown,))], set())[0]
 
     def _read_region(
         self,
         frame_bgr: Image,
         pieces: Sequence[tuple[Array, list[Corner]]],
-        region_and_white: tuple[Array, Array],
+        region: Array,
         taken: Array,
         known: Sequence[float],
         used: set[str],
     ) -> list[PartialRead]:
-        widths = card_widths(
-            [corner for _, corners in pieces for corner in corners],
-            known,
-            [outer for outer, _ in self.layouts],
-        )
+        widths = card_widths([corner for _, corners in pieces for corner in corners], known)
         if not widths:
             return []
-        region, white = region_and_white
         free = cv2.bitwise_and(region, cv2.bitwise_not(taken))
         grey = _blurred_grey(frame_bgr, region, THUMB_BLUR * widths[0] / FACE_SIZE[0])
         # A hypothesis may reach over the coloured border round a group (a celebrity
@@ -663,24 +624,13 @@ class PartialReader:
             if own is not None:
                 owns.append(own)
             for corner in corners:
-                for outer, kind in self.layouts:
-                    for quad in hypotheses(corner, widths, outer):
-                        key = (*_pose_key(quad), kind)
-                        if key not in seen:
-                            seen.add(key)
-                            candidates.append(
-                                _Candidate(quad, np.array(corner.point), own, kind)
-                            )
+                for quad in hypotheses(corner, widths):
+                    key = _pose_key(quad)
+                    if key not in seen:
+                        seen.add(key)
+                        candidates.append(_Candidate(quad, np.array(corner.point), own))
         shares = _inside_shares([c.quad for c in candidates], reach, INSIDE_SCALE)
-        # A card whose face is its whole outline is white up to its edge.
-        unclaimed = cv2.bitwise_not(taken)
-        candidates = [
-            c
-            for c, share in zip(candidates, shares, strict=True)
-            if share >= MIN_INSIDE
-            and (len(self.layouts) == 1 or self.layouts[c.kind][0] != (1.0, 1.0)
-                 or _white_rim(c.quad, white, unclaimed))
-        ]
+        candidates = [c for c, share in zip(candidates, shares, strict=True) if share >= MIN_INSIDE]
         reads: list[PartialRead] = []
         refinements = 0
         while candidates:
@@ -689,7 +639,7 @@ class PartialReader:
             ]
             for candidate, scored in zip(
                 stale,
-                self._score(grey, [(c.quad, c.visible(free), c.kind) for c in stale], used),
+                self._score(grey, [(c.quad, c.visible(free)) for c in stale], used),
                 strict=True,
             ):
                 candidate.scored = scored
@@ -740,17 +690,14 @@ class PartialReader:
         return reads
 
     def _score(
-        self,
-        grey: Array,
-        jobs: Sequence[tuple[Quad, Sequence[Array], int | None]],
-        used: set[str],
+        self, grey: Array, jobs: Sequence[tuple[Quad, Sequence[Array]]], used: set[str]
     ) -> list[_Scored | None]:
-        """For each (quad, visible masks, kind) of ``jobs``, the best untaken card of that
-        kind (None: any) for the face inside the quad of the blurred ``grey`` frame, over
-        each of its masks (0/255: the unclaimed group; the unclaimed white part the
-        hypothesis came from), all compared in one batch."""
+        """For each (quad, visible masks) of ``jobs``, the best untaken card for the face
+        inside the quad of the blurred ``grey`` frame, over each of its masks (0/255: the
+        unclaimed group; the unclaimed white part the hypothesis came from), all compared
+        in one batch."""
         parts, masks, owners, shares, which = [], [], [], [], []
-        for number, (quad, visible, _) in enumerate(jobs):
+        for number, (quad, visible) in enumerate(jobs):
             warp = _thumb_warp(quad)
             part = cv2.warpPerspective(
                 grey, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
@@ -770,26 +717,18 @@ class PartialReader:
             return best
         scores = self.matcher.scores_many(np.stack(parts), np.stack(masks))
         for row, number, share, mask_number in zip(scores, owners, shares, which, strict=True):
-            found = self._best(row, share, used, mask_number, jobs[number][2])
+            found = self._best(row, share, used, mask_number)
             current = best[number]
             if found is not None and (current is None or _rank(found) > _rank(current)):
                 best[number] = found
         return best
 
-    def _best(
-        self, scores: Array, share: float, used: set[str], mask: int, kind: int | None
-    ) -> _Scored | None:
-        """The best card of ``kind`` (None: any) not in ``used`` by ``scores`` (2
-        orientations x cards) over visible mask number ``mask``; the runner-up is the
-        next best card of any kind."""
+    def _best(self, scores: Array, share: float, used: set[str], mask: int) -> _Scored | None:
+        """The best card not in ``used`` by ``scores`` (2 orientations x cards) over
+        visible mask number ``mask``."""
         card_scores = scores.max(axis=0)
         order = [int(k) for k in np.argsort(card_scores)[::-1]]
-        allowed = None if kind is None else self._kind_cards[kind]
-        untaken = [
-            k
-            for k in order
-            if self.matcher.ids[k] not in used and (allowed is None or allowed[k])
-        ]
+        untaken = [k for k in order if self.matcher.ids[k] not in used]
         if not untaken:
             return None
         index = untaken[0]
@@ -821,9 +760,7 @@ class PartialReader:
                 moved = (np.array(quad) - anchor) @ rotation.T * factor + anchor + shift
                 trials.append((_as_quad(moved), anchor + shift))
             shown = candidate.visible(free)[scored.mask]
-            results = self._score(
-                grey, [(trial, (shown,), candidate.kind) for trial, _ in trials], used
-            )
+            results = self._score(grey, [(trial, (shown,)) for trial, _ in trials], used)
             ranked = [(_rank(r), k) for k, r in enumerate(results) if r is not None]
             top = max(ranked, default=None)
             if top is not None and top[0] > _rank(scored):
@@ -852,7 +789,6 @@ class _Candidate:
     quad: Quad
     anchor: Array
     own: Array | None
-    kind: int | None
     scored: _Scored | None = None
     tried: bool = False
     refined: tuple[Quad, _Scored] | None = None
@@ -915,31 +851,6 @@ def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
     cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), value)
 
 
-def _white_rim(quad: Quad, white: Array, shown: Array) -> bool:
-    """Whether the rim of the card ``quad``, where ``shown`` (0/255) shows it, is mostly
-    card white in ``white`` (0/255; a golden border or the table is not).
-
-    >>> white = np.zeros((100, 100), np.uint8); white[10:90, 10:80] = 255
-    >>> everywhere = np.full((100, 100), 255, np.uint8)
-    >>> _white_rim(((10, 10), (80, 10), (80, 90), (10, 90)), white, everywhere)
-    True
-    >>> _white_rim(((0, 0), (100, 0), (100, 100), (0, 100)), white, everywhere)
-    False
-    """
-    target = np.array([(0, 0), (RIM_SIZE[0], 0), RIM_SIZE, (0, RIM_SIZE[1])], np.float32)
-    warp = cv2.getPerspectiveTransform(np.array(quad, np.float32), target)
-    seen, shows = (
-        cv2.warpPerspective(mask, warp, RIM_SIZE, flags=cv2.INTER_NEAREST) > 0
-        for mask in (white, shown)
-    )
-    inner, outer = (round(share * RIM_SIZE[0]) for share in RIM_BAND)
-    band = np.zeros(shows.shape, bool)
-    band[inner:-inner, inner:-inner] = True
-    band[outer:-outer, outer:-outer] = False
-    visible = band & shows
-    return int((visible & seen).sum()) >= RIM_WHITE * int(visible.sum())
-
-
 def _inside_shares(quads: Sequence[Quad], region: Array, scale: float) -> Array:
     """How much of each of ``quads`` lies on ``region`` (a 0/255 mask, ``scale`` times
     the frame's size; off the frame is outside), from a grid of points inside each.
@@ -992,7 +903,7 @@ class OverlapRecognizer:
 
     def __init__(self, profile: DeckProfile, *, threshold: float = DEFAULT_THRESHOLD) -> None:
         self.whole = ProfileRecognizer(profile, threshold=threshold)
-        self.partial = PartialReader(profile.faces, profile.outer)
+        self.partial = PartialReader(profile.faces)
 
     def _stands(
         self, frame_bgr: Image, masks: CardWhite, card: CardObservation, quad: Quad
@@ -1017,6 +928,9 @@ class OverlapRecognizer:
         ]
         kept = [(card, quad) for card, quad in whole if self._stands(frame_bgr, masks, card, quad)]
         reads = self.partial.read(
-            frame_bgr, claimed=[(quad, card.card) for card, quad in kept], masks=masks
+            frame_bgr,
+            claimed=[quad for _, quad in kept],
+            exclude=[card.card for card, _ in kept],
+            masks=masks,
         )
         return [card for card, _ in kept] + [observation(read) for read in reads]

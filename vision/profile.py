@@ -7,8 +7,7 @@ its top-left corner), so a better matcher never needs the deck taught again.
 
 On disk a profile is a directory (``<data dir>/decks/<name>/``) with
 ``manifest.json`` (format version, deck name, catalogue link, card ids in teaching
-order and, where known, each card's outer size: see :attr:`DeckProfile.outer`) and
-``faces.npz`` (one face image per card id). A missing or corrupt file is a
+order) and ``faces.npz`` (one face image per card id). A missing or corrupt file is a
 one-line :class:`ProfileError` naming the file.
 
 :class:`ProfileRecognizer` finds whole cards with :func:`vision.outline.find_card_outlines`,
@@ -24,7 +23,7 @@ import os
 import re
 import zipfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -44,7 +43,7 @@ from companion.cardmath.catalogue import (
 from companion.errors import LocatedError
 from companion.paths import data_dir
 from vision.observations import CardObservation
-from vision.outline import Quad, find_card_outlines, side
+from vision.outline import Quad, find_card_outlines
 
 Array = NDArray[Any]
 """A numpy array as OpenCV returns it (its dtype is not tracked by the stubs)."""
@@ -180,27 +179,13 @@ def face_features(face: Image) -> Array:
     return features
 
 
-Size = tuple[float, float]
-"""A card's outer (width, height) over its taught face's."""
-
-
 @dataclass(frozen=True)
 class DeckProfile:
-    """A taught deck: canonical faces by card id, and the catalogue its ids come from.
-
-    ``outer`` gives, per card id, the card's whole outline (width, height) over its
-    taught face's: a 21X celebrity card's face is the white inside its golden border, so
-    the card itself is larger. A card not in it is its face (1, 1).
-    """
+    """A taught deck: canonical faces by card id, and the catalogue its ids come from."""
 
     name: str
     faces: Mapping[str, Image]
     catalogue: str | None = None
-    outer: Mapping[str, Size] = field(default_factory=dict)
-
-    def outer_size(self, card_id: str) -> Size:
-        """The card's outer (width, height) over its face's."""
-        return self.outer.get(card_id, (1.0, 1.0))
 
     @property
     def card_ids(self) -> list[str]:
@@ -228,8 +213,6 @@ class DeckProfile:
             "face_size": list(FACE_SIZE),
             "cards": ids,
         }
-        if self.outer:
-            manifest["outer"] = {card_id: list(self.outer[card_id]) for card_id in self.outer}
         (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         return folder
 
@@ -240,7 +223,7 @@ class DeckProfile:
         manifest_path = folder / MANIFEST
         if not manifest_path.is_file():
             raise ProfileError("no taught deck here (manifest.json missing)", path=str(folder))
-        name, link, card_ids, outer = _read_manifest(manifest_path)
+        name, link, card_ids = _read_manifest(manifest_path)
         faces_path = folder / FACES
         try:
             with np.load(faces_path, allow_pickle=False) as stored:
@@ -255,11 +238,11 @@ class DeckProfile:
             if face is None or face.shape != expected_shape or face.dtype != np.uint8:
                 raise ProfileError(f"no valid face for card {card_id!r}", path=str(faces_path))
             faces[card_id] = face
-        return cls(name, faces, link, outer)
+        return cls(name, faces, link)
 
 
-def _read_manifest(path: Path) -> tuple[str, str | None, list[str], dict[str, Size]]:
-    """The deck name, catalogue link, card ids and outer sizes of a manifest, checked."""
+def _read_manifest(path: Path) -> tuple[str, str | None, list[str]]:
+    """The deck name, catalogue link and card ids of a manifest, checked."""
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
@@ -284,43 +267,7 @@ def _read_manifest(path: Path) -> tuple[str, str | None, list[str], dict[str, Si
         raise ProfileError("'name' and 'catalogue' must be text", path=str(path))
     if manifest.get("face_size") != list(FACE_SIZE):
         raise ProfileError(f"face size must be {list(FACE_SIZE)}", path=str(path))
-    return name, link, cards, _read_outer(manifest.get("outer", {}), cards, path)
-
-
-def _read_outer(outer: object, cards: list[str], path: Path) -> dict[str, Size]:
-    """The ``outer`` entry of a manifest: taught card ids to [width, height], each 1-2."""
-    if not isinstance(outer, dict):
-        raise ProfileError("'outer' must map card ids to [width, height]", path=str(path))
-    sizes: dict[str, Size] = {}
-    for card_id, size in outer.items():
-        if card_id not in cards:
-            raise ProfileError(f"'outer' names card {card_id!r}, not taught", path=str(path))
-        if not (
-            isinstance(size, list)
-            and len(size) == 2
-            and all(isinstance(v, int | float) and 1.0 <= v <= 2.0 for v in size)
-        ):
-            raise ProfileError(
-                f"'outer' of card {card_id!r} must be [width, height], each 1 to 2",
-                path=str(path),
-            )
-        sizes[card_id] = (float(size[0]), float(size[1]))
-    return sizes
-
-
-def outer_size(card_size: tuple[int, int], face_quad: Quad) -> Size:
-    """A card's outer (width, height) over its face's, from a picture of the card cropped
-    to its whole outline (``card_size`` its width and height) and the outline of its
-    face in it (``face_quad``, as the outline finder returns it).
-
-    >>> outer_size((240, 336), ((13, 13), (227, 13), (227, 323), (13, 323)))
-    (1.121, 1.084)
-    """
-    width, height = card_size
-    return (
-        round(width / side(face_quad, 0), 3),
-        round(height / side(face_quad, 1), 3),
-    )
+    return name, link, cards
 
 
 def load_deck(name: str, data: str | os.PathLike[str] | None = None) -> DeckProfile:
