@@ -103,7 +103,7 @@ ACCEPT_SCORE = 0.8
 #: A part showing less than this share of its face needs :data:`ACCEPT_PART` to be
 #: reported, and that much ahead of the next best card; it is sure from :data:`SURE_PART`.
 WHOLE_SHARE = 0.9
-ACCEPT_PART = 0.9
+ACCEPT_PART = 0.88
 ACCEPT_PART_MARGIN = 0.05
 SURE_PART = 0.94
 #: At or over this correlation, and :data:`SURE_MARGIN` ahead of the next card, a read is sure.
