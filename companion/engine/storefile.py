@@ -104,6 +104,9 @@ def connect(path: str, schema: str, *, read_only: bool, check: bool = True) -> s
     """An open connection to the store at ``path`` (see the module docstring)."""
     if path == ":memory:":
         read_only = False
+    elif not read_only and not (folder := Path(path).absolute().parent).is_dir():
+        raise LogError(f"cannot open the game store: its folder {folder} does not exist",
+                       path=path)
     try:
         fresh = path == ":memory:" or _is_fresh(path)
         kind = "fresh"
@@ -128,6 +131,14 @@ def connect(path: str, schema: str, *, read_only: bool, check: bool = True) -> s
         connection.execute("PRAGMA synchronous=FULL")
         connection.execute("PRAGMA foreign_keys=ON")
         return connection
+    except sqlite3.OperationalError as error:
+        if str(error) == "unable to open database file":  # the folder or file, not the data
+            raise LogError(
+                "cannot open the game store (unable to open database file): "
+                "check that its folder can be written",
+                path=path,
+            ) from None
+        raise damaged(path, error) from None
     except sqlite3.DatabaseError as error:
         raise damaged(path, error) from None
     except UnicodeDecodeError:

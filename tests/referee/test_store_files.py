@@ -118,6 +118,30 @@ def test_a_missing_store_reads_as_empty_without_creating_it(tmp_path: Path) -> N
     assert not (tmp_path / FILE_NAME).exists()
 
 
+def test_a_store_in_a_missing_folder_is_not_called_damaged(tmp_path: Path) -> None:
+    with pytest.raises(LogError) as error:
+        Store(tmp_path / "gone" / FILE_NAME)
+    assert str(error.value) == (
+        f"{tmp_path / 'gone' / FILE_NAME}: cannot open the game store: "
+        f"its folder {tmp_path / 'gone'} does not exist"
+    )
+
+
+def test_a_store_that_sqlite_cannot_open_is_not_called_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **options: object) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("unable to open database file")  # as for a read-only folder
+
+    monkeypatch.setattr(sqlite3, "connect", refuse)
+    with pytest.raises(LogError) as error:
+        Store(tmp_path / FILE_NAME)
+    assert str(error.value) == (
+        f"{tmp_path / FILE_NAME}: cannot open the game store (unable to open database file): "
+        "check that its folder can be written"
+    )
+
+
 def test_a_store_damaged_in_its_middle_pages_is_one_line_and_recoverable(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = stocked_store(tmp_path)
