@@ -65,7 +65,7 @@ def test_glyph_holes_tell_a_five_from_a_six_and_an_eight() -> None:
         cv2.putText(page, text, (20 + 50 * n, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 3)
     blobs = find_ink_blobs(page)
     order = np.argsort(blobs.centers[:, 0])
-    assert [blobs.holes(int(blob)) for blob in order] == [0, 1, 2]
+    assert blobs.holes(order.tolist()).tolist() == [0, 1, 2]
 
 
 def test_a_fragment_much_smaller_than_the_indices_around_it_is_not_reported(
