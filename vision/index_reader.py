@@ -122,25 +122,9 @@ class InkBlobs:
         self.boxes = boxes
         self.centers = centers
         self.sizes = sizes
-        self._points: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def __len__(self) -> int:
         return len(self.ids)
-
-    def points(self, blob: int) -> tuple[np.ndarray, np.ndarray]:
-        """Region pixel coordinates (xs, ys) of blob ``blob``'s pixels."""
-        if blob not in self._points:
-            x, y, w, h = self.boxes[blob]
-            ys, xs = np.nonzero(self.labels[y : y + h, x : x + w] == self.ids[blob])
-            self._points[blob] = (xs + x, ys + y)
-        return self._points[blob]
-
-    def glyph_points(self, members: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """Pixel coordinates (xs, ys) of the glyph made of blobs ``members``."""
-        if len(members) == 1:
-            return self.points(members[0])
-        parts = [self.points(member) for member in members]
-        return np.concatenate([xs for xs, _ in parts]), np.concatenate([ys for _, ys in parts])
 
     def holes(self, blobs: Sequence[int]) -> np.ndarray:
         """How many holes (enclosed gaps of at least ``HOLE_SHARE`` of its box) each blob has.
@@ -165,16 +149,39 @@ class InkBlobs:
         large = stats[:, cv2.CC_STAT_AREA] >= HOLE_SHARE * (boxes[:, 2] * boxes[:, 3])[owner]
         return np.bincount(owner[large], minlength=len(boxes)) - 1
 
-    def redness(self, blobs: Sequence[int]) -> np.ndarray:
+
+class BlobPixels:
+    """The pixels of chosen blobs of :class:`InkBlobs`, blob after blob in flat arrays:
+    region coordinates ``xs`` and ``ys``, each chosen blob's run ``starts`` and ``counts``,
+    and ``row``, the run of each blob (-1 where not chosen)."""
+
+    def __init__(self, blobs: InkBlobs, chosen: np.ndarray) -> None:
+        xs_parts, ys_parts = [], []
+        for blob, (x, y, w, h) in zip(chosen.tolist(), blobs.boxes[chosen].tolist(), strict=True):
+            ys, xs = np.nonzero(blobs.labels[y : y + h, x : x + w] == blobs.ids[blob])
+            xs_parts.append(xs + x)
+            ys_parts.append(ys + y)
+        self.counts = np.array([len(xs) for xs in xs_parts], np.int64)
+        self.starts = np.cumsum(self.counts) - self.counts
+        self.xs = np.concatenate(xs_parts)
+        self.ys = np.concatenate(ys_parts)
+        self.row = np.full(len(blobs), -1, np.int64)
+        self.row[chosen] = np.arange(len(chosen))
+        self.region_bgr = blobs.region_bgr
+
+    def runs(self, blobs: np.ndarray) -> np.ndarray:
+        """Indices into ``xs`` and ``ys`` of the pixels of ``blobs``, one run after another."""
+        rows = self.row[blobs]
+        counts = self.counts[rows]
+        shift = self.starts[rows] - (np.cumsum(counts) - counts)
+        return np.repeat(shift, counts) + np.arange(int(counts.sum()))
+
+    def redness(self, blobs: np.ndarray) -> np.ndarray:
         """How much redder than grey each blob's ink is (about 0 for black, 60+ for red)."""
-        point_sets = [self.points(blob) for blob in blobs]
-        counts = np.array([len(xs) for xs, _ in point_sets])
-        xs = np.concatenate([xs for xs, _ in point_sets])
-        ys = np.concatenate([ys for _, ys in point_sets])
-        pixels = self.region_bgr[ys, xs].astype(np.int32)
+        pixels = self.region_bgr[self.ys, self.xs].astype(np.int32)
         redness = pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        return np.asarray(np.add.reduceat(redness, starts) / counts, dtype=np.float64)
+        per_run = np.add.reduceat(redness, self.starts) / self.counts
+        return np.asarray(per_run[self.row[blobs]], dtype=np.float64)
 
 
 Region = tuple[int, int, int, int]
@@ -478,9 +485,15 @@ def candidates_at_scale(
     distance = distance[chosen]
     downs = offsets[chosen] / distance[:, None]
     rank_glyphs = [groups[g] for g in rank_index]
-    ranks, rank_heights = upright_glyphs(blobs, rank_glyphs, downs, RANK_PATCH, RANK_BLUR)
+    used = [m for glyph in rank_glyphs for m in glyph]
+    pixels = BlobPixels(blobs, np.unique(np.concatenate([np.array(used, np.int64), suit_index])))
+    ranks, rank_heights = upright_glyphs(
+        pixels, blobs.sizes, rank_glyphs, downs, RANK_PATCH, RANK_BLUR
+    )
     suit_glyphs = [(int(s),) for s in suit_index]
-    suits, suit_heights = upright_glyphs(blobs, suit_glyphs, downs, SUIT_PATCH, SUIT_BLUR)
+    suits, suit_heights = upright_glyphs(
+        pixels, blobs.sizes, suit_glyphs, downs, SUIT_PATCH, SUIT_BLUR
+    )
     layout = GEOMETRY_WEIGHT * np.column_stack(
         (
             distance / rank_heights,
@@ -489,7 +502,7 @@ def candidates_at_scale(
     )
     holes = HOLE_WEIGHT * np.minimum(2, glyph_holes(blobs, rank_glyphs)).astype(np.float32)
     ranks = np.hstack([ranks, layout.astype(np.float32), holes[:, None]])
-    redness = blobs.redness(suit_index.tolist()).tolist()
+    redness = pixels.redness(suit_index).tolist()
     ups = (-downs).tolist()
     centres, sizes, ids = blobs.centers.tolist(), blobs.sizes.tolist(), blobs.ids.tolist()
     group_list, group_size_list = group_centres.tolist(), group_sizes.tolist()
@@ -537,33 +550,43 @@ SUBPIXELS = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)
 
 
 def upright_glyphs(
-    blobs: InkBlobs,
+    pixels: BlobPixels,
+    blob_sizes: np.ndarray,
     members_list: Sequence[tuple[int, ...]],
     downs: np.ndarray,
     patch: tuple[int, int],
     blur: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each glyph (made of blobs ``members_list[i]``) turned so ``downs[i]`` points down.
+    """Each glyph (made of blobs ``members_list[i]``, longest sides ``blob_sizes``) turned so
+    ``downs[i]`` points down.
 
     Returns the glyph features and the upright glyph heights in pixels. The
     glyphs are handled in two batches: those smaller than the patch are splatted
     2 x 2 points per pixel, larger ones one point per pixel (see :func:`splat_glyphs`).
     """
-    sizes = blobs.sizes.tolist()
+    sizes = blob_sizes.tolist()
     small = np.array([max(sizes[m] for m in members) < patch[1] for members in members_list])
     features = np.empty((len(members_list), patch[0] * patch[1] + 1), np.float32)
     heights = np.empty(len(members_list))
     for chosen, subpixels in ((small, SUBPIXELS), (~small, np.zeros((1, 2)))):
         if chosen.any():
-            point_sets = [blobs.glyph_points(members_list[int(i)]) for i in np.nonzero(chosen)[0]]
+            glyphs = [members_list[i] for i in np.flatnonzero(chosen).tolist()]
+            members = np.array([m for glyph in glyphs for m in glyph], np.int64)
+            owner = np.repeat(np.arange(len(glyphs)), [len(glyph) for glyph in glyphs])
+            counts = np.bincount(
+                owner, weights=pixels.counts[pixels.row[members]], minlength=len(glyphs)
+            ).astype(np.int64)
+            points = pixels.runs(members)
             features[chosen], heights[chosen] = splat_glyphs(
-                point_sets, downs[chosen], patch, subpixels, blur
+                pixels.xs[points], pixels.ys[points], counts, downs[chosen], patch, subpixels, blur
             )
     return features, heights
 
 
 def splat_glyphs(
-    point_sets: list[tuple[np.ndarray, np.ndarray]],
+    xs: np.ndarray,
+    ys: np.ndarray,
+    counts: np.ndarray,
     downs: np.ndarray,
     patch: tuple[int, int],
     subpixels: np.ndarray,
@@ -571,17 +594,19 @@ def splat_glyphs(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Glyph features and upright heights from pixel centres, in one batch.
 
-    Each glyph's pixels (each as the ``subpixels`` offsets) are rotated as
+    Glyph ``i``'s pixels are the next ``counts[i]`` of ``xs`` and ``ys``. Each glyph's
+    pixels (each as the ``subpixels`` offsets) are rotated as
     points so ``downs[i]`` points down, cropped tight, splatted into a ``patch``
     (width, height) grid, blurred by ``blur`` and normalised to zero mean and unit length,
     which makes the match tolerant of stroke weight and ink contrast. Each row is
     the flat patch followed by ``ASPECT_WEIGHT`` times the glyph's width over height.
     """
     columns, rows = patch
-    counts = np.array([len(xs) for xs, _ in point_sets]) * len(subpixels)
-    owner = np.repeat(np.arange(len(point_sets)), counts)
-    xs = (np.concatenate([xs for xs, _ in point_sets])[:, None] + subpixels[:, 0]).ravel()
-    ys = (np.concatenate([ys for _, ys in point_sets])[:, None] + subpixels[:, 1]).ravel()
+    glyphs = len(counts)
+    counts = counts * len(subpixels)
+    owner = np.repeat(np.arange(glyphs), counts)
+    xs = (xs[:, None] + subpixels[:, 0]).ravel()
+    ys = (ys[:, None] + subpixels[:, 1]).ravel()
     down_x, down_y = downs[owner, 0], downs[owner, 1]
     u = xs * down_y - ys * down_x
     v = xs * down_x + ys * down_y
@@ -596,10 +621,10 @@ def splat_glyphs(
     np.minimum(column, columns - 1, out=column)
     np.minimum(row, rows - 1, out=row)
     cells = rows * columns
-    grid = np.bincount(owner * cells + row * columns + column, minlength=len(point_sets) * cells)
-    grids = grid.reshape(len(point_sets), rows, columns).astype(np.float32)
+    grid = np.bincount(owner * cells + row * columns + column, minlength=glyphs * cells)
+    grids = grid.reshape(glyphs, rows, columns).astype(np.float32)
     grids = gaussian_matrix(rows, blur) @ grids @ gaussian_matrix(columns, blur).T
-    flat = grids.reshape(len(point_sets), cells)
+    flat = grids.reshape(glyphs, cells)
     flat -= flat.mean(axis=1, keepdims=True)
     flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
     aspect = ASPECT_WEIGHT * np.minimum(width / height, 3.0)
