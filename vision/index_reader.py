@@ -126,45 +126,31 @@ class InkBlobs:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def holes(self, blobs: Sequence[int]) -> np.ndarray:
-        """How many holes (enclosed gaps of at least ``HOLE_SHARE`` of its box) each blob has.
 
-        Every blob's gaps (its box, bordered by one gap pixel, where it is not the blob) are
-        stacked in one column, a wall row apart, and labelled in one pass.
-        """
-        boxes = self.boxes[np.asarray(blobs, np.int64)]
-        heights = boxes[:, 3] + 2
-        tops = np.concatenate(([0], np.cumsum(heights + 1)[:-1]))
-        canvas = np.zeros((int(tops[-1] + heights[-1]), int(boxes[:, 2].max()) + 2), np.uint8)
-        for blob, top, (x, y, w, h) in zip(blobs, tops.tolist(), boxes.tolist(), strict=True):
-            canvas[top : top + h + 2, : w + 2] = 1
-            np.not_equal(
-                self.labels[y : y + h, x : x + w],
-                self.ids[blob],
-                out=canvas[top + 1 : top + h + 1, 1 : w + 1].view(bool),
-            )
-        _, _, stats, _ = cv2.connectedComponentsWithStats(canvas, connectivity=4)
-        stats = stats[1:]
-        owner = np.searchsorted(tops, stats[:, cv2.CC_STAT_TOP], "right") - 1
-        large = stats[:, cv2.CC_STAT_AREA] >= HOLE_SHARE * (boxes[:, 2] * boxes[:, 3])[owner]
-        return np.bincount(owner[large], minlength=len(boxes)) - 1
+#: Tiles up to these widths (blob box plus border) are stacked in columns of their own, so
+#: a wide blob does not widen the tiles of the many narrow ones.
+TILE_WIDTHS = (16, 32, 64)
 
 
 class BlobPixels:
     """The pixels of chosen blobs of :class:`InkBlobs`, blob after blob in flat arrays:
-    region coordinates ``xs`` and ``ys``, each chosen blob's run ``starts`` and ``counts``,
-    and ``row``, the run of each blob (-1 where not chosen)."""
+    region coordinates ``xs`` and ``ys``, each blob's run ``starts`` and ``counts``,
+    ``row``, the run of each blob (-1 where not chosen), and ``holes``, how many holes
+    (enclosed gaps of at least ``HOLE_SHARE`` of its box) each run's blob has.
+    """
 
     def __init__(self, blobs: InkBlobs, chosen: np.ndarray) -> None:
-        xs_parts, ys_parts = [], []
-        for blob, (x, y, w, h) in zip(chosen.tolist(), blobs.boxes[chosen].tolist(), strict=True):
-            ys, xs = np.nonzero(blobs.labels[y : y + h, x : x + w] == blobs.ids[blob])
-            xs_parts.append(xs + x)
-            ys_parts.append(ys + y)
-        self.counts = np.array([len(xs) for xs in xs_parts], np.int64)
+        width_class = np.searchsorted(TILE_WIDTHS, blobs.boxes[chosen, 2] + 2)
+        chosen = chosen[np.argsort(width_class, kind="stable")]
+        columns = [
+            tile_column(blobs, part)
+            for part in np.split(chosen, np.cumsum(np.bincount(width_class))[:-1])
+            if len(part)
+        ]
+        self.xs, self.ys, self.counts, self.holes = (
+            np.concatenate([column[n] for column in columns]) for n in range(4)
+        )
         self.starts = np.cumsum(self.counts) - self.counts
-        self.xs = np.concatenate(xs_parts)
-        self.ys = np.concatenate(ys_parts)
         self.row = np.full(len(blobs), -1, np.int64)
         self.row[chosen] = np.arange(len(chosen))
         self.region_bgr = blobs.region_bgr
@@ -250,6 +236,42 @@ def find_ink_blobs(
     return InkBlobs(
         frame_bgr, (ox, oy), labels, ids, boxes, centers, longest[ids].astype(np.float64)
     )
+
+
+def tile_column(
+    blobs: InkBlobs, chosen: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pixels (xs, ys, blob after blob), pixel counts and hole counts of blobs ``chosen``.
+
+    Their masks are stacked in one column of tiles (a blob's box with one pixel of border,
+    a wall row between tiles), so one ``nonzero`` finds every pixel and one labelling of
+    the tiles' gaps (border included) every hole.
+    """
+    boxes = blobs.boxes[chosen]
+    heights = boxes[:, 3] + 2
+    tops = np.cumsum(heights + 1) - heights - 1
+    width = int(boxes[:, 2].max()) + 2
+    mask = np.zeros((int(tops[-1] + heights[-1]), width), bool)
+    for blob, top, (x, y, w, h) in zip(chosen.tolist(), tops.tolist(), boxes.tolist(), strict=True):
+        np.equal(
+            blobs.labels[y : y + h, x : x + w],
+            blobs.ids[blob],
+            out=mask[top + 1 : top + h + 1, 1 : w + 1],
+        )
+    tile_rows, tile_columns = np.divmod(np.flatnonzero(mask), width)
+    tile = np.searchsorted(tops, tile_rows, "right") - 1
+    xs = tile_columns - 1 + boxes[tile, 0]
+    ys = tile_rows - 1 - tops[tile] + boxes[tile, 1]
+    counts = np.bincount(tile, minlength=len(chosen))
+    row_tile = np.searchsorted(tops, np.arange(len(mask)), "right") - 1
+    in_tile = np.arange(len(mask)) - tops[row_tile] < heights[row_tile]
+    row_widths = np.where(in_tile, boxes[row_tile, 2] + 2, 0)
+    gaps = (np.arange(width) < row_widths[:, None]) & ~mask
+    _, _, stats, _ = cv2.connectedComponentsWithStats(gaps.view(np.uint8), connectivity=4)
+    owner = np.searchsorted(tops, stats[1:, cv2.CC_STAT_TOP], "right") - 1
+    large = stats[1:, cv2.CC_STAT_AREA] >= HOLE_SHARE * (boxes[:, 2] * boxes[:, 3])[owner]
+    holes = np.bincount(owner[large], minlength=len(chosen)) - 1
+    return xs, ys, counts, holes
 
 
 def rank_groups(
@@ -382,9 +404,7 @@ def enlarged_candidates(
     return fresh
 
 
-def small_glyph_areas(
-    spots: Sequence[Spot], frame_shape: tuple[int, ...]
-) -> list[Region]:
+def small_glyph_areas(spots: Sequence[Spot], frame_shape: tuple[int, ...]) -> list[Region]:
     """Boxes (x, y, width, height) around spots of small glyphs, overlapping ones merged."""
     height, width = frame_shape[:2]
     cell = 8
@@ -500,7 +520,7 @@ def candidates_at_scale(
             suit_heights / rank_heights,
         )
     )
-    holes = HOLE_WEIGHT * np.minimum(2, glyph_holes(blobs, rank_glyphs)).astype(np.float32)
+    holes = HOLE_WEIGHT * np.minimum(2, glyph_holes(pixels, rank_glyphs)).astype(np.float32)
     ranks = np.hstack([ranks, layout.astype(np.float32), holes[:, None]])
     redness = pixels.redness(suit_index).tolist()
     ups = (-downs).tolist()
@@ -527,10 +547,9 @@ def candidates_at_scale(
     return candidates
 
 
-def glyph_holes(blobs: InkBlobs, glyphs: Sequence[tuple[int, ...]]) -> np.ndarray:
+def glyph_holes(pixels: BlobPixels, glyphs: Sequence[tuple[int, ...]]) -> np.ndarray:
     """The number of holes of each glyph (the sum over the blobs it is made of)."""
-    members = sorted({m for glyph in glyphs for m in glyph})
-    holes = dict(zip(members, blobs.holes(members).tolist(), strict=True))
+    holes = pixels.holes[pixels.row].tolist()
     return np.array([sum(holes[m] for m in glyph) for glyph in glyphs], np.int64)
 
 
