@@ -276,11 +276,11 @@ def tile_column(
 
 def rank_groups(
     centres: np.ndarray, sizes: np.ndarray
-) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Possible rank glyphs: single blobs and side-by-side pairs of equal height ("10").
 
-    Takes the blobs' centres and sizes; returns the groups (indices into those),
-    their centres and their sizes.
+    Takes the blobs' centres and sizes; returns the groups' members (indices into those,
+    one row per group, -1 in the second column of a single blob), centres and sizes.
     """
     # Two blobs of a "10" are within 0.95 of the larger one's size, at most 1.3 times the
     # smaller's: only blobs that near along x are compared.
@@ -293,8 +293,8 @@ def rank_groups(
     ratio = larger / np.minimum(sizes[first], sizes[second])
     close = (distance < 0.95 * larger) & (ratio < 1.3)
     first, second, larger = first[close], second[close], larger[close]
-    groups: list[tuple[int, ...]] = [(i,) for i in range(len(sizes))]
-    groups.extend(zip(first.tolist(), second.tolist(), strict=True))
+    singles = np.column_stack((np.arange(len(sizes)), np.full(len(sizes), -1)))
+    groups = np.vstack([singles, np.column_stack((first, second))])
     group_centres = np.vstack([centres, (centres[first] + centres[second]) / 2])
     group_sizes = np.concatenate([sizes, larger])
     return groups, group_centres, group_sizes
@@ -473,7 +473,7 @@ def candidates_at_scale(
     groups, group_centres, group_sizes = rank_groups(
         blobs.centers[rank_sized], blobs.sizes[rank_sized]
     )
-    groups = [tuple(int(rank_sized[m]) for m in group) for group in groups]
+    groups = np.where(groups >= 0, rank_sized[groups], -1)
     rank_index, suit_index = pairs_near(
         group_centres, PAIR_DISTANCE[1] * group_sizes, blobs.centers
     )
@@ -487,30 +487,19 @@ def candidates_at_scale(
         & (distance > PAIR_DISTANCE[0] * rank_size)
         & (distance < PAIR_DISTANCE[1] * rank_size)
         & ((suit_size >= GLYPH_PIXELS[0]) | (rank_size < SMALL_GLYPH))
+        & (groups[rank_index] != suit_index[:, None]).all(axis=1)
     )
-    pairs = [
-        (n, g, b)
-        for n, g, b in zip(
-            np.flatnonzero(paired).tolist(),
-            rank_index[paired].tolist(),
-            suit_index[paired].tolist(),
-            strict=True,
-        )
-        if b not in groups[g]
-    ]
-    if not pairs:
+    if not paired.any():
         return []
-    chosen = np.array([n for n, _, _ in pairs])
-    rank_index, suit_index = rank_index[chosen], suit_index[chosen]
-    distance = distance[chosen]
-    downs = offsets[chosen] / distance[:, None]
-    rank_glyphs = [groups[g] for g in rank_index]
-    used = [m for glyph in rank_glyphs for m in glyph]
-    pixels = BlobPixels(blobs, np.unique(np.concatenate([np.array(used, np.int64), suit_index])))
+    rank_index, suit_index = rank_index[paired], suit_index[paired]
+    distance = distance[paired]
+    downs = offsets[paired] / distance[:, None]
+    rank_glyphs = groups[rank_index]
+    suit_glyphs = np.column_stack((suit_index, np.full(len(suit_index), -1)))
+    pixels = BlobPixels(blobs, np.unique(np.concatenate([rank_glyphs.ravel(), suit_index])))
     ranks, rank_heights = upright_glyphs(
         pixels, blobs.sizes, rank_glyphs, downs, RANK_PATCH, RANK_BLUR
     )
-    suit_glyphs = [(int(s),) for s in suit_index]
     suits, suit_heights = upright_glyphs(
         pixels, blobs.sizes, suit_glyphs, downs, SUIT_PATCH, SUIT_BLUR
     )
@@ -526,8 +515,9 @@ def candidates_at_scale(
     ups = (-downs).tolist()
     centres, sizes, ids = blobs.centers.tolist(), blobs.sizes.tolist(), blobs.ids.tolist()
     group_list, group_size_list = group_centres.tolist(), group_sizes.tolist()
+    group_members = groups.tolist()
     candidates: list[IndexCandidate] = []
-    for n, (_, g, s) in enumerate(pairs):
+    for n, (g, s) in enumerate(zip(rank_index.tolist(), suit_index.tolist(), strict=True)):
         rank_x, rank_y = group_list[g]
         suit_x, suit_y = centres[s]
         candidates.append(
@@ -540,17 +530,18 @@ def candidates_at_scale(
                 rank_features=ranks[n],
                 suit_features=suits[n],
                 redness=redness[n],
-                rank_blobs=tuple(ids[m] for m in groups[g]),
+                rank_blobs=tuple(ids[m] for m in group_members[g] if m >= 0),
                 suit_blob=ids[s],
             )
         )
     return candidates
 
 
-def glyph_holes(pixels: BlobPixels, glyphs: Sequence[tuple[int, ...]]) -> np.ndarray:
-    """The number of holes of each glyph (the sum over the blobs it is made of)."""
-    holes = pixels.holes[pixels.row].tolist()
-    return np.array([sum(holes[m] for m in glyph) for glyph in glyphs], np.int64)
+def glyph_holes(pixels: BlobPixels, glyphs: np.ndarray) -> np.ndarray:
+    """The number of holes of each glyph (rows of member blobs, -1 for none): the sum over
+    the blobs it is made of."""
+    holes = np.where(glyphs >= 0, pixels.holes[pixels.row[glyphs]], 0)
+    return np.asarray(holes.sum(axis=1), np.int64)
 
 
 @cache
@@ -571,33 +562,35 @@ SUBPIXELS = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)
 def upright_glyphs(
     pixels: BlobPixels,
     blob_sizes: np.ndarray,
-    members_list: Sequence[tuple[int, ...]],
+    glyphs: np.ndarray,
     downs: np.ndarray,
     patch: tuple[int, int],
     blur: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each glyph (made of blobs ``members_list[i]``, longest sides ``blob_sizes``) turned so
-    ``downs[i]`` points down.
+    """Each glyph (a row of member blobs, -1 for none; their longest sides ``blob_sizes``)
+    turned so ``downs[i]`` points down.
 
     Returns the glyph features and the upright glyph heights in pixels. The
     glyphs are handled in two batches: those smaller than the patch are splatted
     2 x 2 points per pixel, larger ones one point per pixel (see :func:`splat_glyphs`).
     """
-    sizes = blob_sizes.tolist()
-    small = np.array([max(sizes[m] for m in members) < patch[1] for members in members_list])
-    features = np.empty((len(members_list), patch[0] * patch[1] + 1), np.float32)
-    heights = np.empty(len(members_list))
+    member = glyphs >= 0
+    small = np.where(member, blob_sizes[glyphs], 0).max(axis=1) < patch[1]
+    features = np.empty((len(glyphs), patch[0] * patch[1] + 1), np.float32)
+    heights = np.empty(len(glyphs))
     for chosen, subpixels in ((small, SUBPIXELS), (~small, np.zeros((1, 2)))):
         if chosen.any():
-            glyphs = [members_list[i] for i in np.flatnonzero(chosen).tolist()]
-            members = np.array([m for glyph in glyphs for m in glyph], np.int64)
-            owner = np.repeat(np.arange(len(glyphs)), [len(glyph) for glyph in glyphs])
-            counts = np.bincount(
-                owner, weights=pixels.counts[pixels.row[members]], minlength=len(glyphs)
-            ).astype(np.int64)
+            members = glyphs[chosen][member[chosen]]
+            runs = pixels.counts[pixels.row[glyphs[chosen]]] * member[chosen]
             points = pixels.runs(members)
             features[chosen], heights[chosen] = splat_glyphs(
-                pixels.xs[points], pixels.ys[points], counts, downs[chosen], patch, subpixels, blur
+                pixels.xs[points],
+                pixels.ys[points],
+                runs.sum(axis=1),
+                downs[chosen],
+                patch,
+                subpixels,
+                blur,
             )
     return features, heights
 
