@@ -164,10 +164,13 @@ class BlobPixels:
 
     def redness(self, blobs: np.ndarray) -> np.ndarray:
         """How much redder than grey each blob's ink is (about 0 for black, 60+ for red)."""
-        pixels = self.region_bgr[self.ys, self.xs].astype(np.int32)
+        unique, inverse = np.unique(blobs, return_inverse=True)
+        points = self.runs(unique)
+        pixels = self.region_bgr[self.ys[points], self.xs[points]].astype(np.int32)
         redness = pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])
-        per_run = np.add.reduceat(redness, self.starts) / self.counts
-        return np.asarray(per_run[self.row[blobs]], dtype=np.float64)
+        counts = self.counts[self.row[unique]]
+        per_blob = np.add.reduceat(redness, np.cumsum(counts) - counts) / counts
+        return np.asarray(per_blob[inverse], dtype=np.float64)
 
 
 Region = tuple[int, int, int, int]
