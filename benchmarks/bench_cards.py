@@ -350,12 +350,14 @@ def stage_times(recognizer: CardRecognizer, frame: np.ndarray, repeats: int) -> 
 
 
 def stage_figures(recognizer: CardRecognizer, frames: Sequence[np.ndarray]) -> None:
-    """Print the median time of each stage on each frame."""
+    """Print the median time of each stage on each frame, with the load average it was
+    measured at (the machine may be shared: compare figures taken at one load)."""
     for number, frame in enumerate(frames, start=1):
         times = stage_times(recognizer, frame, 7)
         print(
             f"cards: stages (median of 7), frame {number}: "
             + ", ".join(f"{stage} {ms:.1f} ms" for stage, ms in times.items())
+            + f"; load average {os.getloadavg()[0]:.1f}"
         )
 
 

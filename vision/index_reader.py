@@ -122,48 +122,55 @@ class InkBlobs:
         self.boxes = boxes
         self.centers = centers
         self.sizes = sizes
-        self._points: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._holes: dict[int, int] = {}
 
     def __len__(self) -> int:
         return len(self.ids)
 
-    def points(self, blob: int) -> tuple[np.ndarray, np.ndarray]:
-        """Region pixel coordinates (xs, ys) of blob ``blob``'s pixels."""
-        if blob not in self._points:
-            x, y, w, h = self.boxes[blob]
-            ys, xs = np.nonzero(self.labels[y : y + h, x : x + w] == self.ids[blob])
-            self._points[blob] = (xs + x, ys + y)
-        return self._points[blob]
 
-    def glyph_points(self, members: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """Pixel coordinates (xs, ys) of the glyph made of blobs ``members``."""
-        if len(members) == 1:
-            return self.points(members[0])
-        parts = [self.points(member) for member in members]
-        return np.concatenate([xs for xs, _ in parts]), np.concatenate([ys for _, ys in parts])
+#: Tiles up to these widths (blob box plus border) are stacked in columns of their own, so
+#: a wide blob does not widen the tiles of the many narrow ones.
+TILE_WIDTHS = (16, 32, 64)
 
-    def holes(self, blob: int) -> int:
-        """How many holes (enclosed gaps of at least ``HOLE_SHARE`` of its box) the blob has."""
-        if blob not in self._holes:
-            x, y, w, h = self.boxes[blob]
-            gaps = (self.labels[y : y + h, x : x + w] != self.ids[blob]).astype(np.uint8)
-            gaps = cv2.copyMakeBorder(gaps, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
-            _, parts = cv2.connectedComponents(gaps, connectivity=4)
-            areas = np.bincount(parts.ravel())[1:]
-            self._holes[blob] = int(np.count_nonzero(areas >= HOLE_SHARE * w * h)) - 1
-        return self._holes[blob]
 
-    def redness(self, blobs: Sequence[int]) -> np.ndarray:
+class BlobPixels:
+    """The pixels of chosen blobs of :class:`InkBlobs`, blob after blob in flat arrays:
+    region coordinates ``xs`` and ``ys``, each blob's run ``starts`` and ``counts``,
+    ``row``, the run of each blob (-1 where not chosen), and ``holes``, how many holes
+    (enclosed gaps of at least ``HOLE_SHARE`` of its box) each run's blob has.
+    """
+
+    def __init__(self, blobs: InkBlobs, chosen: np.ndarray) -> None:
+        width_class = np.searchsorted(TILE_WIDTHS, blobs.boxes[chosen, 2] + 2)
+        chosen = chosen[np.argsort(width_class, kind="stable")]
+        columns = [
+            tile_column(blobs, part)
+            for part in np.split(chosen, np.cumsum(np.bincount(width_class))[:-1])
+            if len(part)
+        ]
+        self.xs, self.ys, self.counts, self.holes = (
+            np.concatenate([column[n] for column in columns]) for n in range(4)
+        )
+        self.starts = np.cumsum(self.counts) - self.counts
+        self.row = np.full(len(blobs), -1, np.int64)
+        self.row[chosen] = np.arange(len(chosen))
+        self.region_bgr = blobs.region_bgr
+
+    def runs(self, blobs: np.ndarray) -> np.ndarray:
+        """Indices into ``xs`` and ``ys`` of the pixels of ``blobs``, one run after another."""
+        rows = self.row[blobs]
+        counts = self.counts[rows]
+        shift = self.starts[rows] - (np.cumsum(counts) - counts)
+        return np.repeat(shift, counts) + np.arange(int(counts.sum()))
+
+    def redness(self, blobs: np.ndarray) -> np.ndarray:
         """How much redder than grey each blob's ink is (about 0 for black, 60+ for red)."""
-        point_sets = [self.points(blob) for blob in blobs]
-        counts = np.array([len(xs) for xs, _ in point_sets])
-        xs = np.concatenate([xs for xs, _ in point_sets])
-        ys = np.concatenate([ys for _, ys in point_sets])
-        pixels = self.region_bgr[ys, xs].astype(np.int32)
+        unique, inverse = np.unique(blobs, return_inverse=True)
+        points = self.runs(unique)
+        pixels = self.region_bgr[self.ys[points], self.xs[points]].astype(np.int32)
         redness = pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        return np.asarray(np.add.reduceat(redness, starts) / counts, dtype=np.float64)
+        counts = self.counts[self.row[unique]]
+        per_blob = np.add.reduceat(redness, np.cumsum(counts) - counts) / counts
+        return np.asarray(per_blob[inverse], dtype=np.float64)
 
 
 Region = tuple[int, int, int, int]
@@ -234,13 +241,49 @@ def find_ink_blobs(
     )
 
 
+def tile_column(
+    blobs: InkBlobs, chosen: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pixels (xs, ys, blob after blob), pixel counts and hole counts of blobs ``chosen``.
+
+    Their masks are stacked in one column of tiles (a blob's box with one pixel of border,
+    a wall row between tiles), so one ``nonzero`` finds every pixel and one labelling of
+    the tiles' gaps (border included) every hole.
+    """
+    boxes = blobs.boxes[chosen]
+    heights = boxes[:, 3] + 2
+    tops = np.cumsum(heights + 1) - heights - 1
+    width = int(boxes[:, 2].max()) + 2
+    mask = np.zeros((int(tops[-1] + heights[-1]), width), bool)
+    for blob, top, (x, y, w, h) in zip(chosen.tolist(), tops.tolist(), boxes.tolist(), strict=True):
+        np.equal(
+            blobs.labels[y : y + h, x : x + w],
+            blobs.ids[blob],
+            out=mask[top + 1 : top + h + 1, 1 : w + 1],
+        )
+    tile_rows, tile_columns = np.divmod(np.flatnonzero(mask), width)
+    tile = np.searchsorted(tops, tile_rows, "right") - 1
+    xs = tile_columns - 1 + boxes[tile, 0]
+    ys = tile_rows - 1 - tops[tile] + boxes[tile, 1]
+    counts = np.bincount(tile, minlength=len(chosen))
+    row_tile = np.searchsorted(tops, np.arange(len(mask)), "right") - 1
+    in_tile = np.arange(len(mask)) - tops[row_tile] < heights[row_tile]
+    row_widths = np.where(in_tile, boxes[row_tile, 2] + 2, 0)
+    gaps = (np.arange(width) < row_widths[:, None]) & ~mask
+    _, _, stats, _ = cv2.connectedComponentsWithStats(gaps.view(np.uint8), connectivity=4)
+    owner = np.searchsorted(tops, stats[1:, cv2.CC_STAT_TOP], "right") - 1
+    large = stats[1:, cv2.CC_STAT_AREA] >= HOLE_SHARE * (boxes[:, 2] * boxes[:, 3])[owner]
+    holes = np.bincount(owner[large], minlength=len(chosen)) - 1
+    return xs, ys, counts, holes
+
+
 def rank_groups(
     centres: np.ndarray, sizes: np.ndarray
-) -> tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Possible rank glyphs: single blobs and side-by-side pairs of equal height ("10").
 
-    Takes the blobs' centres and sizes; returns the groups (indices into those),
-    their centres and their sizes.
+    Takes the blobs' centres and sizes; returns the groups' members (indices into those,
+    one row per group, -1 in the second column of a single blob), centres and sizes.
     """
     # Two blobs of a "10" are within 0.95 of the larger one's size, at most 1.3 times the
     # smaller's: only blobs that near along x are compared.
@@ -253,8 +296,8 @@ def rank_groups(
     ratio = larger / np.minimum(sizes[first], sizes[second])
     close = (distance < 0.95 * larger) & (ratio < 1.3)
     first, second, larger = first[close], second[close], larger[close]
-    groups: list[tuple[int, ...]] = [(i,) for i in range(len(sizes))]
-    groups.extend(zip(first.tolist(), second.tolist(), strict=True))
+    singles = np.column_stack((np.arange(len(sizes)), np.full(len(sizes), -1)))
+    groups = np.vstack([singles, np.column_stack((first, second))])
     group_centres = np.vstack([centres, (centres[first] + centres[second]) / 2])
     group_sizes = np.concatenate([sizes, larger])
     return groups, group_centres, group_sizes
@@ -364,9 +407,7 @@ def enlarged_candidates(
     return fresh
 
 
-def small_glyph_areas(
-    spots: Sequence[Spot], frame_shape: tuple[int, ...]
-) -> list[Region]:
+def small_glyph_areas(spots: Sequence[Spot], frame_shape: tuple[int, ...]) -> list[Region]:
     """Boxes (x, y, width, height) around spots of small glyphs, overlapping ones merged."""
     height, width = frame_shape[:2]
     cell = 8
@@ -435,7 +476,7 @@ def candidates_at_scale(
     groups, group_centres, group_sizes = rank_groups(
         blobs.centers[rank_sized], blobs.sizes[rank_sized]
     )
-    groups = [tuple(int(rank_sized[m]) for m in group) for group in groups]
+    groups = np.where(groups >= 0, rank_sized[groups], -1)
     rank_index, suit_index = pairs_near(
         group_centres, PAIR_DISTANCE[1] * group_sizes, blobs.centers
     )
@@ -449,43 +490,37 @@ def candidates_at_scale(
         & (distance > PAIR_DISTANCE[0] * rank_size)
         & (distance < PAIR_DISTANCE[1] * rank_size)
         & ((suit_size >= GLYPH_PIXELS[0]) | (rank_size < SMALL_GLYPH))
+        & (groups[rank_index] != suit_index[:, None]).all(axis=1)
     )
-    pairs = [
-        (n, g, b)
-        for n, g, b in zip(
-            np.flatnonzero(paired).tolist(),
-            rank_index[paired].tolist(),
-            suit_index[paired].tolist(),
-            strict=True,
-        )
-        if b not in groups[g]
-    ]
-    if not pairs:
+    if not paired.any():
         return []
-    chosen = np.array([n for n, _, _ in pairs])
-    rank_index, suit_index = rank_index[chosen], suit_index[chosen]
-    distance = distance[chosen]
-    downs = offsets[chosen] / distance[:, None]
-    rank_glyphs = [groups[g] for g in rank_index]
-    ranks, rank_heights = upright_glyphs(blobs, rank_glyphs, downs, RANK_PATCH, RANK_BLUR)
-    suit_glyphs = [(int(s),) for s in suit_index]
-    suits, suit_heights = upright_glyphs(blobs, suit_glyphs, downs, SUIT_PATCH, SUIT_BLUR)
+    rank_index, suit_index = rank_index[paired], suit_index[paired]
+    distance = distance[paired]
+    downs = offsets[paired] / distance[:, None]
+    rank_glyphs = groups[rank_index]
+    suit_glyphs = np.column_stack((suit_index, np.full(len(suit_index), -1)))
+    pixels = BlobPixels(blobs, np.unique(np.concatenate([rank_glyphs.ravel(), suit_index])))
+    ranks, rank_heights = upright_glyphs(
+        pixels, blobs.sizes, rank_glyphs, downs, RANK_PATCH, RANK_BLUR
+    )
+    suits, suit_heights = upright_glyphs(
+        pixels, blobs.sizes, suit_glyphs, downs, SUIT_PATCH, SUIT_BLUR
+    )
     layout = GEOMETRY_WEIGHT * np.column_stack(
         (
             distance / rank_heights,
             suit_heights / rank_heights,
         )
     )
-    holes = HOLE_WEIGHT * np.array(
-        [min(2, sum(blobs.holes(m) for m in glyph)) for glyph in rank_glyphs], np.float32
-    )
+    holes = HOLE_WEIGHT * np.minimum(2, glyph_holes(pixels, rank_glyphs)).astype(np.float32)
     ranks = np.hstack([ranks, layout.astype(np.float32), holes[:, None]])
-    redness = blobs.redness(suit_index.tolist()).tolist()
+    redness = pixels.redness(suit_index).tolist()
     ups = (-downs).tolist()
     centres, sizes, ids = blobs.centers.tolist(), blobs.sizes.tolist(), blobs.ids.tolist()
     group_list, group_size_list = group_centres.tolist(), group_sizes.tolist()
+    group_members = groups.tolist()
     candidates: list[IndexCandidate] = []
-    for n, (_, g, s) in enumerate(pairs):
+    for n, (g, s) in enumerate(zip(rank_index.tolist(), suit_index.tolist(), strict=True)):
         rank_x, rank_y = group_list[g]
         suit_x, suit_y = centres[s]
         candidates.append(
@@ -498,11 +533,18 @@ def candidates_at_scale(
                 rank_features=ranks[n],
                 suit_features=suits[n],
                 redness=redness[n],
-                rank_blobs=tuple(ids[m] for m in groups[g]),
+                rank_blobs=tuple(ids[m] for m in group_members[g] if m >= 0),
                 suit_blob=ids[s],
             )
         )
     return candidates
+
+
+def glyph_holes(pixels: BlobPixels, glyphs: np.ndarray) -> np.ndarray:
+    """The number of holes of each glyph (rows of member blobs, -1 for none): the sum over
+    the blobs it is made of."""
+    holes = np.where(glyphs >= 0, pixels.holes[pixels.row[glyphs]], 0)
+    return np.asarray(holes.sum(axis=1), np.int64)
 
 
 @cache
@@ -521,33 +563,45 @@ SUBPIXELS = np.array([(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)
 
 
 def upright_glyphs(
-    blobs: InkBlobs,
-    members_list: Sequence[tuple[int, ...]],
+    pixels: BlobPixels,
+    blob_sizes: np.ndarray,
+    glyphs: np.ndarray,
     downs: np.ndarray,
     patch: tuple[int, int],
     blur: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each glyph (made of blobs ``members_list[i]``) turned so ``downs[i]`` points down.
+    """Each glyph (a row of member blobs, -1 for none; their longest sides ``blob_sizes``)
+    turned so ``downs[i]`` points down.
 
     Returns the glyph features and the upright glyph heights in pixels. The
     glyphs are handled in two batches: those smaller than the patch are splatted
     2 x 2 points per pixel, larger ones one point per pixel (see :func:`splat_glyphs`).
     """
-    sizes = blobs.sizes.tolist()
-    small = np.array([max(sizes[m] for m in members) < patch[1] for members in members_list])
-    features = np.empty((len(members_list), patch[0] * patch[1] + 1), np.float32)
-    heights = np.empty(len(members_list))
+    member = glyphs >= 0
+    small = np.where(member, blob_sizes[glyphs], 0).max(axis=1) < patch[1]
+    features = np.empty((len(glyphs), patch[0] * patch[1] + 1), np.float32)
+    heights = np.empty(len(glyphs))
     for chosen, subpixels in ((small, SUBPIXELS), (~small, np.zeros((1, 2)))):
         if chosen.any():
-            point_sets = [blobs.glyph_points(members_list[int(i)]) for i in np.nonzero(chosen)[0]]
+            members = glyphs[chosen][member[chosen]]
+            runs = pixels.counts[pixels.row[glyphs[chosen]]] * member[chosen]
+            points = pixels.runs(members)
             features[chosen], heights[chosen] = splat_glyphs(
-                point_sets, downs[chosen], patch, subpixels, blur
+                pixels.xs[points],
+                pixels.ys[points],
+                runs.sum(axis=1),
+                downs[chosen],
+                patch,
+                subpixels,
+                blur,
             )
     return features, heights
 
 
 def splat_glyphs(
-    point_sets: list[tuple[np.ndarray, np.ndarray]],
+    xs: np.ndarray,
+    ys: np.ndarray,
+    counts: np.ndarray,
     downs: np.ndarray,
     patch: tuple[int, int],
     subpixels: np.ndarray,
@@ -555,35 +609,45 @@ def splat_glyphs(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Glyph features and upright heights from pixel centres, in one batch.
 
-    Each glyph's pixels (each as the ``subpixels`` offsets) are rotated as
+    Glyph ``i``'s pixels are the next ``counts[i]`` of ``xs`` and ``ys``. Each glyph's
+    pixels (each as the ``subpixels`` offsets) are rotated as
     points so ``downs[i]`` points down, cropped tight, splatted into a ``patch``
     (width, height) grid, blurred by ``blur`` and normalised to zero mean and unit length,
     which makes the match tolerant of stroke weight and ink contrast. Each row is
     the flat patch followed by ``ASPECT_WEIGHT`` times the glyph's width over height.
     """
     columns, rows = patch
-    counts = np.array([len(xs) for xs, _ in point_sets]) * len(subpixels)
-    owner = np.repeat(np.arange(len(point_sets)), counts)
-    xs = (np.concatenate([xs for xs, _ in point_sets])[:, None] + subpixels[:, 0]).ravel()
-    ys = (np.concatenate([ys for _, ys in point_sets])[:, None] + subpixels[:, 1]).ravel()
-    down_x, down_y = downs[owner, 0], downs[owner, 1]
-    u = xs * down_y - ys * down_x
-    v = xs * down_x + ys * down_y
-    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    glyphs = len(counts)
+    counts = counts * len(subpixels)
+    xs = np.add.outer(xs, subpixels[:, 0]).ravel()
+    ys = np.add.outer(ys, subpixels[:, 1]).ravel()
+    down_x, down_y = np.repeat(downs[:, 0], counts), np.repeat(downs[:, 1], counts)
+    u = xs * down_y
+    u -= ys * down_x
+    v = xs * down_x
+    v += ys * down_y
+    starts = np.cumsum(counts) - counts
     half_step = 0.5 / np.sqrt(len(subpixels))
     u_min = np.minimum.reduceat(u, starts) - half_step
     v_min = np.minimum.reduceat(v, starts) - half_step
     width = np.maximum.reduceat(u, starts) + half_step - u_min
     height = np.maximum.reduceat(v, starts) + half_step - v_min
-    column = ((u - u_min[owner]) * (columns / width)[owner]).astype(np.int64)
-    row = ((v - v_min[owner]) * (rows / height)[owner]).astype(np.int64)
+    u -= np.repeat(u_min, counts)
+    u *= np.repeat(columns / width, counts)
+    v -= np.repeat(v_min, counts)
+    v *= np.repeat(rows / height, counts)
+    column = u.astype(np.int64)
+    row = v.astype(np.int64)
     np.minimum(column, columns - 1, out=column)
     np.minimum(row, rows - 1, out=row)
     cells = rows * columns
-    grid = np.bincount(owner * cells + row * columns + column, minlength=len(point_sets) * cells)
-    grids = grid.reshape(len(point_sets), rows, columns).astype(np.float32)
+    cell = row * columns
+    cell += column
+    cell += np.repeat(np.arange(0, glyphs * cells, cells), counts)
+    grid = np.bincount(cell, minlength=glyphs * cells)
+    grids = grid.reshape(glyphs, rows, columns).astype(np.float32)
     grids = gaussian_matrix(rows, blur) @ grids @ gaussian_matrix(columns, blur).T
-    flat = grids.reshape(len(point_sets), cells)
+    flat = grids.reshape(glyphs, cells)
     flat -= flat.mean(axis=1, keepdims=True)
     flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
     aspect = ASPECT_WEIGHT * np.minimum(width / height, 3.0)

@@ -11,7 +11,7 @@ import pytest
 
 from vision.cards import CardRecognizer, centre_pips, pip_checked, small_card_corners
 from vision.glyphs import GlyphModel, NetModel
-from vision.index_reader import SMALL_GLYPH, find_ink_blobs
+from vision.index_reader import SMALL_GLYPH, BlobPixels, find_ink_blobs
 from vision.outline import find_card_outlines
 
 FACES = Path("cards") / "faces-cc0"
@@ -65,7 +65,7 @@ def test_glyph_holes_tell_a_five_from_a_six_and_an_eight() -> None:
         cv2.putText(page, text, (20 + 50 * n, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 3)
     blobs = find_ink_blobs(page)
     order = np.argsort(blobs.centers[:, 0])
-    assert [blobs.holes(int(blob)) for blob in order] == [0, 1, 2]
+    assert BlobPixels(blobs, order).holes.tolist() == [0, 1, 2]
 
 
 def test_a_fragment_much_smaller_than_the_indices_around_it_is_not_reported(
