@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
@@ -132,6 +133,10 @@ def test_the_thread_posts_sightings_and_camera_loss_without_blocking() -> None:
         table.close()  # the camera fails: lost, reopened, back
         statuses = [posted.get(timeout=10) for _ in range(2)]
         assert [s.lost for s in statuses if isinstance(s, CameraStatus)] == [True, False]
+        read_before = watcher.frames_read
+        deadline = time.monotonic() + 10
+        while watcher.frames_read < read_before + 2 and time.monotonic() < deadline:
+            time.sleep(0.01)  # frames flow again after the camera is back
         assert watcher.fps > 0
     assert watcher.latest() is not None
 
