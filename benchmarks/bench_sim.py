@@ -113,7 +113,7 @@ def accuracy() -> None:
 
 def demos() -> None:
     from companion.engine.clock import ManualClock as Manual
-    from companion.engine.conductor import Conductor
+    from companion.engine.conductor import Conductor, play_recorded
     from companion.engine.observations import Sighting
     from companion.engine.store import Store
     from ui.demo import RECORDINGS, load_recording, play_headless, simulated_demo
@@ -122,10 +122,7 @@ def demos() -> None:
         start, observations = load_recording(recording)
         clock = Manual(start.t)
         straight = Conductor.start(Store(":memory:"), clock, start)
-        for observation in observations:
-            clock.advance(max(0.0, observation.t - clock()))
-            straight.post(observation)
-            straight.step()
+        list(play_recorded(straight, clock, observations))
         with tempfile.TemporaryDirectory() as data:
             started = time.perf_counter()
             demo = simulated_demo(recording, Store(":memory:"), speed=40.0, data=data)

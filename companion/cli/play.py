@@ -85,7 +85,7 @@ def _play_live(args: argparse.Namespace) -> int:
 
 def _play_recording(args: argparse.Namespace) -> int:
     from companion.engine.clock import ManualClock
-    from companion.engine.conductor import Conductor
+    from companion.engine.conductor import Conductor, play_recorded
     from companion.engine.observations import read_recording
     from companion.engine.store import Store
 
@@ -113,10 +113,8 @@ def _play_recording(args: argparse.Namespace) -> int:
             conductor.listen(_printer(start.t))
             _print_events(conductor.referee.events, start.t)
         last: Update | None = None
-        for observation in observations:
-            clock.advance(max(0.0, observation.t - clock()))
-            conductor.post(observation)
-            last = conductor.step()
+        for update in play_recorded(conductor, clock, observations):
+            last = update  # only the last is shown: the others are not kept
         if last is None:
             last = conductor.step()
     if args.json:

@@ -29,11 +29,11 @@ from __future__ import annotations
 import collections
 import itertools
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.engine.clock import Clock
+from companion.engine.clock import Clock, ManualClock
 from companion.engine.events import Event
 from companion.engine.observations import (
     ButtonPress,
@@ -301,3 +301,15 @@ def signals_of(event: Event, seat: int | None, view: GameView) -> list[Signal]:
         note = next((s.note for s in view.seats if s.seat == seat), "")
         return [Signal("wrong" if note else "right", seat, note)]
     return []
+
+
+def play_recorded(
+    conductor: Conductor, clock: ManualClock, observations: Iterable[Observation]
+) -> Iterator[Update]:
+    """Play recorded ``observations`` through ``conductor`` as the table would: ``clock`` (the
+    one the conductor was started on) moved to each observation's time, then post and step;
+    each step's update in turn (``companion play``, the demo's benchmark, the tests)."""
+    for observation in observations:
+        clock.advance(max(0.0, observation.t - clock()))
+        conductor.post(observation)
+        yield conductor.step()

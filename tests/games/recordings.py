@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.clock import ManualClock
-from companion.engine.conductor import Conductor, Update
+from companion.engine.conductor import Conductor, Update, play_recorded
 from companion.engine.observations import Observation, TableStart, read_recording
 from companion.engine.replay import Replayed, replay_file
 from companion.engine.store import Store
@@ -38,12 +38,7 @@ def feed(store: Store, start: TableStart, observations: list[Observation]) -> Pl
     each one's time, then post and step."""
     clock = ManualClock(start.t)
     conductor = Conductor.start(store, clock, start)
-    updates = []
-    for observation in observations:
-        clock.now = observation.t
-        conductor.post(observation)
-        updates.append(conductor.step())
-    return Played(conductor, updates)
+    return Played(conductor, list(play_recorded(conductor, clock, observations)))
 
 
 def play(name: str, data_dir: Path) -> Played:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine.clock import ManualClock
-from companion.engine.conductor import Conductor
+from companion.engine.conductor import Conductor, play_recorded
 from companion.engine.observations import ButtonPress, Observation, Sighting, Tap
 from companion.engine.store import Store
 from companion.engine.view import Outcome
@@ -234,10 +234,7 @@ def recorded_outcome(recording: Path) -> Outcome:
     start, observations = load_recording(recording)
     clock = ManualClock(start.t)
     conductor = Conductor.start(Store(":memory:"), clock, start)
-    for observation in observations:
-        clock.advance(max(0.0, observation.t - clock()))
-        conductor.post(observation)
-        conductor.step()
+    list(play_recorded(conductor, clock, observations))
     return conductor.view.outcome
 
 
