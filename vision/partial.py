@@ -144,6 +144,10 @@ MIN_OVERLAP = 0.3
 #: Each estimated width is tried as it is and grown: the white inside a celebrity card's
 #: golden border is narrower than a whole card.
 WIDTH_STEPS = (1.0,)
+#: The card under a card read is looked for moved along either of its sides by these
+#: shares of that side, scaled by these (a celebrity card's taught face is smaller).
+NEIGHBOUR_STEPS = tuple(k / 20 for k in range(3, 21))
+NEIGHBOUR_SCALES = (1.0,)
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
@@ -485,6 +489,28 @@ def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
     return quads
 
 
+def neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
+    """Where the card under a card read at ``quad`` may lie: the same card moved along
+    either of its sides, each way, by :data:`NEIGHBOUR_STEPS` of that side, and scaled
+    by :data:`NEIGHBOUR_SCALES` about the middle of its far side (a row, a column); each
+    with that middle as its anchor."""
+    corners = np.array(quad, np.float64)
+    centre = corners.mean(axis=0)
+    moved = []
+    for first in (0, 1):
+        edge = corners[first + 1] - corners[first]
+        length = float(np.linalg.norm(edge))
+        unit = edge / max(length, 1e-9)
+        for sign in (1.0, -1.0):
+            for step in NEIGHBOUR_STEPS:
+                shift = sign * step * length * unit
+                anchor = centre + shift + sign * 0.5 * length * unit
+                for scale in NEIGHBOUR_SCALES:
+                    placed = (corners + shift - anchor) * scale + anchor
+                    moved.append((_as_quad(placed), anchor))
+    return moved
+
+
 def _clockwise(p: Array, a: Array, c: Array, b: Array) -> Quad:
     """The parallelogram p, a, c, b (c opposite p) as :func:`~vision.outline.order_quad`
     orders a quad: clockwise on the image, the first edge a short side.
@@ -687,6 +713,14 @@ class PartialReader:
                 ):
                     candidate.scored, candidate.tried, candidate.refined = None, False, None
             candidates = [c for c in candidates if not _same_card(c.quad, quad)]
+            fresh = []
+            for moved, anchor in neighbours(quad):
+                key = _pose_key(moved)
+                if key not in seen:
+                    seen.add(key)
+                    fresh.append(_Candidate(moved, anchor, None))
+            shares = _inside_shares([c.quad for c in fresh], reach, INSIDE_SCALE)
+            candidates += [c for c, share in zip(fresh, shares, strict=True) if share >= MIN_INSIDE]
         return reads
 
     def _score(
