@@ -147,7 +147,7 @@ WIDTH_STEPS = (1.0,)
 #: The card under a card read is looked for moved along either of its sides by these
 #: shares of that side, scaled by these (a celebrity card's taught face is smaller).
 NEIGHBOUR_STEPS = tuple(k / 20 for k in range(3, 21))
-NEIGHBOUR_SCALES = (1.0,)
+NEIGHBOUR_SCALES = ((1.0, 1.0),)
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
@@ -505,8 +505,15 @@ def neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
             for step in NEIGHBOUR_STEPS:
                 shift = sign * step * length * unit
                 anchor = centre + shift + sign * 0.5 * length * unit
-                for scale in NEIGHBOUR_SCALES:
-                    placed = (corners + shift - anchor) * scale + anchor
+                for across, down in NEIGHBOUR_SCALES:
+                    short = corners[1] - corners[0]
+                    short /= max(float(np.linalg.norm(short)), 1e-9)
+                    offsets = corners + shift - anchor
+                    along = offsets @ short
+                    placed = anchor + (
+                        np.outer(along * across, short)
+                        + (offsets - np.outer(along, short)) * down
+                    )
                     moved.append((_as_quad(placed), anchor))
     return moved
 
@@ -587,7 +594,6 @@ class PartialReader:
         taken = np.zeros((height, width), np.uint8)
         for quad in claimed:
             _claim(taken, quad, value=255)
-        known = [min(side(quad, 0), side(quad, 2)) for quad in claimed]
         frame_area = width * height
         region = np.zeros((height, width), np.uint8)
         outer = []
@@ -611,7 +617,7 @@ class PartialReader:
         # The groups' own outlines run along the outer edges of the cards: clean corners
         # where ink or a shadow notches the white parts.
         pieces += [(region, region_corners(group)) for group in outer]
-        return self._read_region(frame_bgr, pieces, region, taken, known, set(exclude))
+        return self._read_region(frame_bgr, pieces, region, taken, claimed, set(exclude))
 
     def verify(self, frame_bgr: Image, quad: Quad) -> _Scored | None:
         """How the matcher reads the card inside ``quad``, all of its face taken to show."""
@@ -626,9 +632,10 @@ class PartialReader:
         pieces: Sequence[tuple[Array, list[Corner]]],
         region: Array,
         taken: Array,
-        known: Sequence[float],
+        claimed: Sequence[Quad],
         used: set[str],
     ) -> list[PartialRead]:
+        known = [min(side(quad, 0), side(quad, 2)) for quad in claimed]
         widths = card_widths([corner for _, corners in pieces for corner in corners], known)
         if not widths:
             return []
@@ -655,8 +662,20 @@ class PartialReader:
                     if key not in seen:
                         seen.add(key)
                         candidates.append(_Candidate(quad, np.array(corner.point), own))
-        shares = _inside_shares([c.quad for c in candidates], reach, INSIDE_SCALE)
-        candidates = [c for c, share in zip(candidates, shares, strict=True) if share >= MIN_INSIDE]
+
+        def possible(fresh: list[_Candidate], around: Sequence[Quad]) -> list[_Candidate]:
+            """``fresh`` and the :func:`neighbours` of each of ``around`` not seen before,
+            less those reaching out of the group."""
+            for quad in around:
+                for moved, anchor in neighbours(quad):
+                    key = _pose_key(moved)
+                    if key not in seen:
+                        seen.add(key)
+                        fresh.append(_Candidate(moved, anchor, None))
+            shares = _inside_shares([c.quad for c in fresh], reach, INSIDE_SCALE)
+            return [c for c, share in zip(fresh, shares, strict=True) if share >= MIN_INSIDE]
+
+        candidates = possible(candidates, claimed)
         reads: list[PartialRead] = []
         refinements = 0
         while candidates:
@@ -713,14 +732,7 @@ class PartialReader:
                 ):
                     candidate.scored, candidate.tried, candidate.refined = None, False, None
             candidates = [c for c in candidates if not _same_card(c.quad, quad)]
-            fresh = []
-            for moved, anchor in neighbours(quad):
-                key = _pose_key(moved)
-                if key not in seen:
-                    seen.add(key)
-                    fresh.append(_Candidate(moved, anchor, None))
-            shares = _inside_shares([c.quad for c in fresh], reach, INSIDE_SCALE)
-            candidates += [c for c, share in zip(fresh, shares, strict=True) if share >= MIN_INSIDE]
+            candidates += possible([], [quad])
         return reads
 
     def _score(
