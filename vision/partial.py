@@ -130,6 +130,10 @@ REFINE_FLOOR = 0.4
 MAX_REFINEMENTS = 48
 #: Most rounds of moves in one refinement (each takes the best move).
 REFINE_ROUNDS = 5
+#: A refinement still under this score after this many rounds is given up (it has
+#: never come to be read on the tuning scenes).
+REFINE_PATIENCE = 2
+REFINE_HOPE = 0.7
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
 #: Card widths tried, and how close (share) two widths are to count as one; a whole
@@ -762,27 +766,34 @@ class PartialReader:
         if not parts:
             return best
         scores = self.matcher.scores_many(np.stack(parts), np.stack(masks))
-        for row, number, share, mask_number in zip(scores, owners, shares, which, strict=True):
-            found = self._best(row, share, used, mask_number)
+        card_scores = scores.max(axis=1)
+        untaken = card_scores.copy()
+        taken = [k for k, card_id in enumerate(self.matcher.ids) if card_id in used]
+        untaken[:, taken] = -np.inf
+        chosen = untaken.argmax(axis=1)
+        entries = np.arange(len(chosen))
+        top = untaken[entries, chosen]
+        others = card_scores.copy()
+        others[entries, chosen] = -np.inf
+        runners = others.max(axis=1) if others.shape[1] > 1 else np.full(len(chosen), -1.0)
+        turned = scores[entries, 1, chosen] > scores[entries, 0, chosen]
+        for entry, (number, share, mask_number) in enumerate(
+            zip(owners, shares, which, strict=True)
+        ):
+            if not np.isfinite(top[entry]):
+                continue
+            found = _Scored(
+                self.matcher.ids[int(chosen[entry])],
+                float(top[entry]),
+                float(runners[entry]),
+                share,
+                bool(turned[entry]),
+                mask_number,
+            )
             current = best[number]
-            if found is not None and (current is None or _rank(found) > _rank(current)):
+            if current is None or _rank(found) > _rank(current):
                 best[number] = found
         return best
-
-    def _best(self, scores: Array, share: float, used: set[str], mask: int) -> _Scored | None:
-        """The best card not in ``used`` by ``scores`` (2 orientations x cards) over
-        visible mask number ``mask``."""
-        card_scores = scores.max(axis=0)
-        order = [int(k) for k in np.argsort(card_scores)[::-1]]
-        untaken = [k for k in order if self.matcher.ids[k] not in used]
-        if not untaken:
-            return None
-        index = untaken[0]
-        runner = max((float(card_scores[k]) for k in order if k != index), default=-1.0)
-        turned = bool(scores[1, index] > scores[0, index])
-        return _Scored(
-            self.matcher.ids[index], float(card_scores[index]), runner, share, turned, mask
-        )
 
     def _refine(
         self, grey: Array, free: Array, candidate: _Candidate, used: set[str]
@@ -794,7 +805,9 @@ class PartialReader:
         quad, scored = candidate.quad, candidate.scored
         anchor = candidate.anchor
         reach = 1.0
-        for _ in range(REFINE_ROUNDS):
+        for done in range(REFINE_ROUNDS):
+            if done == REFINE_PATIENCE and scored.score < REFINE_HOPE:
+                break
             trials = []
             for turn, scale, dx, dy in REFINE_MOVES:
                 angle = math.radians(turn * reach)
