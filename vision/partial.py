@@ -216,21 +216,12 @@ class PartialMatcher:
         spread = upright.std(axis=0)
         peak = float(spread.max())
         weights = WEIGHT_FLOOR + (1.0 - WEIGHT_FLOOR) * (spread / peak if peak > 0 else spread)
-        # Per orientation: the thumbnails and their squares (cards x pixels), and weights.
-        self._orientations = [
-            (
-                flat,
-                flat * flat,
-                np.asarray(weight, np.float32).reshape(-1),
-            )
-            for flat, weight in (
-                (np.asarray(thumbs, np.float32).reshape(len(self.ids), -1), weight)
-                for thumbs, weight in (
-                    (upright, weights),
-                    (upright[:, ::-1, ::-1], weights[::-1, ::-1]),
-                )
-            )
-        ]
+        # The thumbnails and their squares (cards x pixels), and the weights. A card turned
+        # half a turn is compared by turning the part instead (a flattened thumbnail read
+        # backwards), so both ways up are one product.
+        self._thumbs = np.asarray(upright, np.float32).reshape(len(self.ids), -1)
+        self._squares = self._thumbs * self._thumbs
+        self._weights = np.asarray(weights, np.float32).reshape(-1)
 
     def scores(self, part: Array, mask: Array) -> Array:
         """Correlation of ``part`` (a thumbnail) over ``mask`` (0/1) with each taught card:
@@ -260,20 +251,21 @@ class PartialMatcher:
             ]
             joined: Array = np.concatenate(chunks)
             return joined
+        count = len(parts)
         values = np.asarray(parts, np.float32)
-        rows = []
-        for thumbs, squares, taught_weights in self._orientations:
-            weights = np.asarray(masks, np.float32) * taught_weights
-            total = np.maximum(weights.sum(axis=1), 1e-6)
-            centred = values - ((values * weights).sum(axis=1) / total)[:, None]
-            floor = total * MIN_SPREAD**2
-            spread = np.sqrt(np.maximum((centred * centred * weights).sum(axis=1), floor))
-            means = (weights @ thumbs.T) / total[:, None]
-            taught_spread = np.sqrt(
-                np.maximum(weights @ squares.T - total[:, None] * means**2, floor[:, None])
-            )
-            rows.append(((centred * weights) @ thumbs.T) / (taught_spread * spread[:, None]))
-        result: Array = np.stack(rows, axis=1)
+        shown = np.asarray(masks, np.float32)
+        values = np.concatenate([values, values[:, ::-1]])
+        weights = np.concatenate([shown, shown[:, ::-1]]) * self._weights
+        total = np.maximum(weights.sum(axis=1), 1e-6)
+        centred = values - ((values * weights).sum(axis=1) / total)[:, None]
+        floor = total * MIN_SPREAD**2
+        spread = np.sqrt(np.maximum((centred * centred * weights).sum(axis=1), floor))
+        means = (weights @ self._thumbs.T) / total[:, None]
+        taught_spread = np.sqrt(
+            np.maximum(weights @ self._squares.T - total[:, None] * means**2, floor[:, None])
+        )
+        both = ((centred * weights) @ self._thumbs.T) / (taught_spread * spread[:, None])
+        result: Array = np.stack([both[:count], both[count:]], axis=1)
         return result
 
 
@@ -692,6 +684,9 @@ class PartialReader:
                 strict=True,
             ):
                 candidate.scored = scored
+            # One too hidden to score (or like no card left) stays so: the visible part
+            # only shrinks as cards are read.
+            candidates = [c for c in candidates if c.scored is not None]
             ranked = sorted(
                 (
                     c
