@@ -110,6 +110,12 @@ SURE_PART = 0.94
 SURE_SCORE = 0.75
 SURE_MARGIN = 0.08
 SURE_PART_MARGIN = 0.1
+#: A part too close to two cards to tell by correlation is judged where their faces
+#: differ by this many grey levels (if at least this share of its thumbnail), and read
+#: as the one whose face explains it there this many times better.
+PAIR_DIFF = 30.0
+PAIR_LEAST = 0.01
+PAIR_RATIO = 1.5
 #: How many of the best hypotheses are refined before one is kept.
 REFINED = 4
 #: Moves tried when refining: turn (degrees) and scaling about the anchor corner, and
@@ -222,6 +228,39 @@ class PartialMatcher:
         self._thumbs = np.asarray(upright, np.float32).reshape(len(self.ids), -1)
         self._squares = self._thumbs * self._thumbs
         self._weights = np.asarray(weights, np.float32).reshape(-1)
+
+    def decide(
+        self, part: Array, mask: Array, first: tuple[int, bool], second: tuple[int, bool]
+    ) -> int | None:
+        """Which of two cards (index, turned) a flattened thumbnail ``part`` shows, judged
+        only where their faces differ (by :data:`PAIR_DIFF` grey levels) over ``mask``: 0
+        or 1 if one explains the part there :data:`PAIR_RATIO` times better than the
+        other (each fitted to the part by gain and offset over all of ``mask``), else None.
+
+        >>> plain = np.full((140, 100, 3), 240, np.uint8)
+        >>> pi, e = plain.copy(), plain.copy(); pi[20:40, 20:80] = 20; e[20:40, 20:80] = 20
+        >>> pi[90:110, 20:50] = 20; e[90:110, 60:80] = 20  # the one word that differs
+        >>> matcher = PartialMatcher({"pi": pi, "e": e})
+        >>> mask = np.ones(THUMB_SIZE[0] * THUMB_SIZE[1], np.float32)
+        >>> part = thumbnail(e).reshape(-1)
+        >>> matcher.decide(part, mask, (0, False), (1, False))
+        1
+        """
+        faces = [self._thumbs[k][::-1] if up else self._thumbs[k] for k, up in (first, second)]
+        shown = mask > 0
+        differ = (np.abs(faces[0] - faces[1]) > PAIR_DIFF) & shown
+        if differ.sum() < PAIR_LEAST * part.size:
+            return None
+        residuals = []
+        for face in faces:
+            design = np.stack([face[shown], np.ones(int(shown.sum()), np.float32)], axis=1)
+            (gain, offset), *_ = np.linalg.lstsq(design, part[shown].astype(np.float32), rcond=None)
+            residuals.append(float(np.abs(part[differ] - (gain * face[differ] + offset)).mean()))
+        if residuals[0] * PAIR_RATIO < residuals[1]:
+            return 0
+        if residuals[1] * PAIR_RATIO < residuals[0]:
+            return 1
+        return None
 
     def scores(self, part: Array, mask: Array) -> Array:
         """Correlation of ``part`` (a thumbnail) over ``mask`` (0/1) with each taught card:
@@ -785,10 +824,34 @@ class PartialReader:
                 bool(turned[entry]),
                 mask_number,
             )
+            if share < WHOLE_SHARE and found.score >= ACCEPT_PART and not _accepted(found):
+                found = self._decided(found, scores[entry], parts[entry], masks[entry], used)
             current = best[number]
             if current is None or _rank(found) > _rank(current):
                 best[number] = found
         return best
+
+    def _decided(
+        self, found: _Scored, scores: Array, part: Array, mask: Array, used: set[str]
+    ) -> _Scored:
+        """``found`` (too close to the next best card to be read) judged against that card
+        where the two faces differ (:meth:`PartialMatcher.decide`): the one it shows,
+        marked decided, or ``found`` as it was."""
+        card_scores = scores.max(axis=0)
+        first = self.matcher.ids.index(found.card_id)
+        rivals = card_scores.copy()
+        rivals[first] = -np.inf
+        second = int(rivals.argmax())
+        pair = [(k, bool(scores[1, k] > scores[0, k])) for k in (first, second)]
+        winner = self.matcher.decide(part, mask, pair[0], pair[1])
+        if winner is None or (winner == 1 and self.matcher.ids[second] in used):
+            return found
+        index, turned = pair[winner]
+        other = float(card_scores[pair[1 - winner][0]])
+        return _Scored(
+            self.matcher.ids[index], float(card_scores[index]), other, found.visible, turned,
+            found.mask, decided=True,
+        )
 
     def _refine(
         self, grey: Array, free: Array, candidate: _Candidate, used: set[str]
@@ -836,6 +899,7 @@ class _Scored:
     visible: float
     turned: bool
     mask: int
+    decided: bool = False
 
 
 @dataclass
@@ -869,7 +933,9 @@ def _accepted(scored: _Scored) -> bool:
     if scored.visible >= WHOLE_SHARE:
         # A part more like a card read elsewhere is not read as another card.
         return scored.score >= ACCEPT_SCORE and scored.score > scored.runner_up
-    return scored.score >= ACCEPT_PART and scored.score - scored.runner_up >= ACCEPT_PART_MARGIN
+    return scored.score >= ACCEPT_PART and (
+        scored.decided or scored.score - scored.runner_up >= ACCEPT_PART_MARGIN
+    )
 
 
 def _overlap(first: Quad, second: Quad) -> bool:
