@@ -5,24 +5,26 @@ no whole outline there, or one cut out of two cards. Whole reads stand only for 
 lying alone or confirmed by the matcher here (:class:`OverlapRecognizer`); what they
 leave of the frame is read in three steps:
 
-1. **Corners.** The outline of each group of cards (white parts with gaps such as a
-   golden border or a shadow line bridged) and of each white part is simplified to a
-   polygon; every edge is re-fitted to the outline points along its middle (so rounded
-   card corners do not bend it). Each end of an edge may be a card corner: the card's
-   other side runs along the next edge where the two make a convex right angle, else
-   square to the edge (that side is hidden).
+1. **Corners** (:mod:`vision.partial_pose`). The outline of each group of cards (white
+   parts with gaps such as a golden border or a shadow line bridged) and of each white
+   part is simplified to a polygon; every edge is re-fitted to the outline points along
+   its middle (so rounded card corners do not bend it). Each end of an edge may be a
+   card corner: the card's other side runs along the next edge where the two make a
+   convex right angle, else square to the edge (that side is hidden).
 2. **Hypotheses.** From each corner a card is laid along its two sides, either taken as
    the short side, at the card widths the frame suggests: whole cards read, whole sides
-   (an edge between two right-angle corners) and :func:`calipers` across parallel
-   edges. A card reaching out of the group is impossible and dropped.
-3. **Peeling.** Every hypothesis is sampled as a thumbnail of its face (light divided
-   out) and compared with the taught faces, either way up, by normalised correlation
-   over its visible part, weighted to where the taught faces differ: the visible part
-   is the group less what cards read before it claim, or the white part it came from.
-   The best are refined (small turns, scalings, shifts), the best reportable one is kept
-   and its outline claimed, and the hypotheses it touches are scored again: the top
-   card of a fan is whole and is read first, then the one under it, and so on. One
-   read per physical card and never one card id twice.
+   (an edge between two right-angle corners) and calipers across parallel edges; and,
+   round every card read (whole or from a part), the same card moved along either of
+   its sides (the card under it in a row or a column). A card reaching out of the
+   group is impossible and dropped.
+3. **Peeling** (matching in :mod:`vision.partial_match`). Every hypothesis is sampled as
+   a thumbnail of its face (light divided out) and compared with the taught faces,
+   either way up, by normalised correlation over its visible part, weighted to where the
+   taught faces differ: the visible part is the group less what cards read before it
+   claim, or the white part it came from. The best are refined (small turns, scalings,
+   shifts), the best reportable one is kept and its outline claimed, and the hypotheses
+   it touches are scored again: the top card of a fan is whole and is read first, then
+   the one under it, and so on. One read per physical card and never one card id twice.
 
 A card whose face shows whole is reported from :data:`ACCEPT_SCORE` and is sure from
 :data:`SURE_SCORE`; one read from a part (less than :data:`WHOLE_SHARE` of its face shows)
@@ -43,13 +45,27 @@ import cv2
 import numpy as np
 
 from vision.observations import CardObservation
-from vision.outline import CARD_ASPECT, MIN_AREA_FRACTION, Quad, card_white_mask, side
+from vision.outline import MIN_AREA_FRACTION, Quad, card_white_mask, side
+from vision.partial_match import (
+    THUMB_BLUR,
+    THUMB_SIZE,
+    PartialMatcher,
+    blurred_grey,
+    thumb_warp,
+)
+from vision.partial_pose import (
+    Corner,
+    as_quad,
+    card_widths,
+    hypotheses,
+    inside_shares,
+    neighbours,
+    region_corners,
+)
 from vision.profile import (
     DEFAULT_THRESHOLD,
-    FACE_CORNERS,
     FACE_SIZE,
     INDEX_FRACTION,
-    INSET,
     Array,
     DeckProfile,
     Image,
@@ -58,21 +74,6 @@ from vision.profile import (
     quad_centre,
 )
 
-#: Thumbnail (width, height) of a face's inner part that partial matches are scored on.
-THUMB_SIZE = (40, 56)
-#: Blur (in canonical-face pixels) a frame gets before a face is sampled from it at
-#: thumbnail size: the taught thumbnails' blur and shrinking together.
-THUMB_BLUR = 1.7
-#: Reach of the paper level divided out of a frame (in thumbnail blurs) and the grey
-#: level paper gets.
-FLAT_REACH = 4.0
-PAPER_LEVEL = 230.0
-#: Grey-level spread under which a part counts as plain (its correlation is damped).
-MIN_SPREAD = 6.0
-#: Most hypotheses compared with the taught faces in one matrix product.
-BATCH = 8
-#: Least weight of a thumbnail pixel in a match (where all taught faces look alike).
-WEIGHT_FLOOR = 0.15
 #: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
 ERODE = np.ones((3, 3), np.uint8)
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
@@ -80,10 +81,8 @@ MIN_VISIBLE = 0.3
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.85
-#: Scale of the mask that test is made on, and the grid of points (across, down) it
-#: is made at (a coarse test is as good, and cheaper).
+#: Scale of the mask that test is made on (a coarse test is as good, and cheaper).
 INSIDE_SCALE = 0.25
-INSIDE_GRID = (8, 11)
 #: Gaps (pixels) closed between the white parts of one group of cards: a celebrity card's
 #: golden border or a shadow line splits the white of overlapping cards.
 BRIDGE_PIXELS = 11
@@ -110,12 +109,6 @@ SURE_PART = 0.94
 SURE_SCORE = 0.75
 SURE_MARGIN = 0.08
 SURE_PART_MARGIN = 0.1
-#: A part too close to two cards to tell by correlation is judged where their faces
-#: differ by this many grey levels (if at least this share of its thumbnail), and read
-#: as the one whose face explains it there this many times better.
-PAIR_DIFF = 30.0
-PAIR_LEAST = 0.01
-PAIR_RATIO = 1.5
 #: How many of the best hypotheses are refined before one is kept.
 REFINED = 4
 #: Moves tried when refining: turn (degrees) and scaling about the anchor corner, and
@@ -140,40 +133,6 @@ REFINE_ROUNDS = 5
 #: never come to be read on the tuning scenes).
 REFINE_PATIENCE = 2
 REFINE_HOPE = 0.7
-#: A corner counts as a card corner if its angle is this close to 90 degrees.
-RIGHT_ANGLE_TOLERANCE = 25.0
-#: Card widths tried, and how close (share) two widths are to count as one; a whole
-#: card read elsewhere supports its width this many times its size.
-WIDTHS = 4
-WIDTH_TOLERANCE = 0.06
-KNOWN_WEIGHT = 4.0
-#: Edges this close to parallel (degrees) facing each other, running side by side for
-#: at least this share of the shorter, measure a card across (:func:`calipers`).
-PARALLEL_DEGREES = 4.0
-MIN_OVERLAP = 0.3
-#: Each estimated width is tried as it is and grown: the white inside a celebrity card's
-#: golden border is narrower than a whole card.
-WIDTH_STEPS = (1.0,)
-#: The card under a card read is looked for moved along either of its sides by these
-#: shares of that side, scaled by these (a celebrity card's taught face is smaller).
-NEIGHBOUR_STEPS = tuple(k / 20 for k in range(3, 21))
-NEIGHBOUR_SCALES = ((1.0, 1.0),)
-#: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
-CORNER_REACH = 12.0
-#: Fewest outline points an edge needs to have its line fitted.
-MIN_EDGE_POINTS = 8
-
-
-@dataclass(frozen=True)
-class Corner:
-    """Where a card may have a corner: its point, unit directions along the edge it was
-    found on and along the card's other side, that edge's length, and whether the edge
-    runs between two card corners (then its length is a whole side of a card)."""
-
-    point: tuple[float, float]
-    directions: tuple[tuple[float, float], tuple[float, float]]
-    length: float
-    whole: bool
 
 
 @dataclass(frozen=True)
@@ -193,119 +152,6 @@ class PartialRead:
         if self.visible >= WHOLE_SHARE:
             return self.score < SURE_SCORE or self.score - self.runner_up < SURE_MARGIN
         return self.score < SURE_PART or self.score - self.runner_up < SURE_PART_MARGIN
-
-
-def thumbnail(face: Image) -> Array:
-    """The blurred grey inner part of a canonical face, as :data:`THUMB_SIZE` float32."""
-    grey = face if face.ndim == 2 else cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-    inset_x, inset_y = round(FACE_SIZE[0] * INSET), round(FACE_SIZE[1] * INSET)
-    inner = cv2.GaussianBlur(
-        grey[inset_y:-inset_y, inset_x:-inset_x].astype(np.float32), (0, 0), 1.2
-    )
-    small: Array = cv2.resize(inner, THUMB_SIZE, interpolation=cv2.INTER_AREA)
-    return small
-
-
-class PartialMatcher:
-    """Masked normalised correlation of a face part against every taught face, either
-    way up, weighted towards where the taught faces differ.
-
-    Each thumbnail pixel is weighted by how much the taught faces differ there (their
-    spread, over :data:`WEIGHT_FLOOR`): plain card and marks every card shares (a frame,
-    the same difficulty icons) tell nothing about which card a strip is, the print that
-    differs does.
-    """
-
-    def __init__(self, faces: Mapping[str, Image]) -> None:
-        self.ids = list(faces)
-        upright = np.stack([thumbnail(faces[i]) for i in self.ids])
-        spread = upright.std(axis=0)
-        peak = float(spread.max())
-        weights = WEIGHT_FLOOR + (1.0 - WEIGHT_FLOOR) * (spread / peak if peak > 0 else spread)
-        # The thumbnails and their squares (cards x pixels), and the weights. A card turned
-        # half a turn is compared by turning the part instead (a flattened thumbnail read
-        # backwards), so both ways up are one product.
-        self._thumbs = np.asarray(upright, np.float32).reshape(len(self.ids), -1)
-        self._squares = self._thumbs * self._thumbs
-        self._weights = np.asarray(weights, np.float32).reshape(-1)
-
-    def decide(
-        self, part: Array, mask: Array, first: tuple[int, bool], second: tuple[int, bool]
-    ) -> int | None:
-        """Which of two cards (index, turned) a flattened thumbnail ``part`` shows, judged
-        only where their faces differ (by :data:`PAIR_DIFF` grey levels) over ``mask``: 0
-        or 1 if one explains the part there :data:`PAIR_RATIO` times better than the
-        other (each fitted to the part by gain and offset over all of ``mask``), else None.
-
-        >>> plain = np.full((140, 100, 3), 240, np.uint8)
-        >>> pi, e = plain.copy(), plain.copy(); pi[20:40, 20:80] = 20; e[20:40, 20:80] = 20
-        >>> pi[90:110, 20:50] = 20; e[90:110, 60:80] = 20  # the one word that differs
-        >>> matcher = PartialMatcher({"pi": pi, "e": e})
-        >>> mask = np.ones(THUMB_SIZE[0] * THUMB_SIZE[1], np.float32)
-        >>> part = thumbnail(e).reshape(-1)
-        >>> matcher.decide(part, mask, (0, False), (1, False))
-        1
-        """
-        faces = [self._thumbs[k][::-1] if up else self._thumbs[k] for k, up in (first, second)]
-        shown = mask > 0
-        differ = (np.abs(faces[0] - faces[1]) > PAIR_DIFF) & shown
-        if differ.sum() < PAIR_LEAST * part.size:
-            return None
-        residuals = []
-        for face in faces:
-            design = np.stack([face[shown], np.ones(int(shown.sum()), np.float32)], axis=1)
-            (gain, offset), *_ = np.linalg.lstsq(design, part[shown].astype(np.float32), rcond=None)
-            residuals.append(float(np.abs(part[differ] - (gain * face[differ] + offset)).mean()))
-        if residuals[0] * PAIR_RATIO < residuals[1]:
-            return 0
-        if residuals[1] * PAIR_RATIO < residuals[0]:
-            return 1
-        return None
-
-    def scores(self, part: Array, mask: Array) -> Array:
-        """Correlation of ``part`` (a thumbnail) over ``mask`` (0/1) with each taught card:
-        row 0 the card upright, row 1 the card turned half a turn.
-
-        >>> faces = {"a": np.tile(np.arange(100, dtype=np.uint8), (140, 1)),
-        ...          "b": np.tile(np.arange(140, dtype=np.uint8)[:, None], (1, 100))}
-        >>> matcher = PartialMatcher({k: cv2.merge([v] * 3) for k, v in faces.items()})
-        >>> half = np.zeros(THUMB_SIZE[::-1], np.float32); half[:, :20] = 1
-        >>> matcher.scores(thumbnail(faces["a"]), half)[:, 0].round(2).tolist()
-        [1.0, -1.0]
-        """
-        many: Array = self.scores_many(part.reshape(1, -1), mask.reshape(1, -1))[0]
-        return many
-
-    def scores_many(self, parts: Array, masks: Array) -> Array:
-        """:meth:`scores` of many parts at once: ``parts`` and ``masks`` one flattened
-        thumbnail a row; the result is parts x 2 orientations x cards.
-
-        Compared :data:`BATCH` rows at a time: a product that small stays on one core
-        (a BLAS library spreads larger ones over threads that mostly wait).
-        """
-        if len(parts) > BATCH:
-            chunks = [
-                self.scores_many(parts[start : start + BATCH], masks[start : start + BATCH])
-                for start in range(0, len(parts), BATCH)
-            ]
-            joined: Array = np.concatenate(chunks)
-            return joined
-        count = len(parts)
-        values = np.asarray(parts, np.float32)
-        shown = np.asarray(masks, np.float32)
-        values = np.concatenate([values, values[:, ::-1]])
-        weights = np.concatenate([shown, shown[:, ::-1]]) * self._weights
-        total = np.maximum(weights.sum(axis=1), 1e-6)
-        centred = values - ((values * weights).sum(axis=1) / total)[:, None]
-        floor = total * MIN_SPREAD**2
-        spread = np.sqrt(np.maximum((centred * centred * weights).sum(axis=1), floor))
-        means = (weights @ self._thumbs.T) / total[:, None]
-        taught_spread = np.sqrt(
-            np.maximum(weights @ self._squares.T - total[:, None] * means**2, floor[:, None])
-        )
-        both = ((centred * weights) @ self._thumbs.T) / (taught_spread * spread[:, None])
-        result: Array = np.stack([both[:count], both[count:]], axis=1)
-        return result
 
 
 @dataclass(frozen=True)
@@ -340,267 +186,6 @@ class CardWhite:
         area, *_ = cv2.floodFill(flooded, mask, (int(centre[0]), int(centre[1])), 128)
         card_area = cv2.contourArea(np.array(quad, np.float32))
         return bool(area <= ALONE_GROWTH * card_area)
-
-
-def _fit_line(points: Array) -> tuple[Array, Array]:
-    """A point on, and the unit direction of, the line through ``points``."""
-    vx, vy, x, y = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array([x, y]), np.array([vx, vy])
-
-
-def _intersect(first: tuple[Array, Array], second: tuple[Array, Array]) -> Array | None:
-    (p, d), (q, e) = first, second
-    cross = float(d[0] * e[1] - d[1] * e[0])
-    if abs(cross) < 0.2:
-        return None
-    t = float((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / cross
-    point: Array = p + t * d
-    return point
-
-
-def _edge_lines(contour: Array) -> tuple[Array, list[tuple[Array, Array] | None]]:
-    """The simplified polygon of ``contour`` and each edge's line re-fitted to the outline
-    points along its middle (None for an edge too short to fit)."""
-    points = contour.reshape(-1, 2).astype(np.float64)
-    perimeter = cv2.arcLength(contour, True)
-    polygon = cv2.approxPolyDP(contour, max(2.5, 0.006 * perimeter), True).reshape(-1, 2)
-    distances = np.linalg.norm(points[None, :, :] - polygon[:, None, :].astype(np.float64), axis=2)
-    at = [int(np.argmin(row)) for row in distances]
-    lines: list[tuple[Array, Array] | None] = []
-    for k in range(len(polygon)):
-        start, end = at[k], at[(k + 1) % len(polygon)]
-        run = (
-            points[start : end + 1]
-            if end >= start
-            else np.vstack([points[start:], points[: end + 1]])
-        )
-        trim = len(run) // 6
-        middle = run[trim : len(run) - trim]
-        lines.append(_fit_line(middle) if len(middle) >= MIN_EDGE_POINTS else None)
-    return polygon, lines
-
-
-def _unit(vector: Array) -> Array:
-    unit: Array = vector / max(float(np.linalg.norm(vector)), 1e-9)
-    return unit
-
-
-def region_corners(contour: Array) -> list[Corner]:
-    """Where a card may have a corner on a region's outer ``contour`` (OpenCV form).
-
-    Every fitted edge gives one at each of its ends: along the edge and, into the region,
-    along the neighbouring edge if the two make a convex corner of about a right angle
-    (a card corner that shows), else square to the edge (the other edge is hidden).
-    """
-    polygon, lines = _edge_lines(contour)
-    count = len(polygon)
-    if count < 3:
-        return []
-
-    def inside(point: Array) -> bool:
-        return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) > 0
-
-    ends: list[Array] = []
-    square: list[bool] = []
-    for k in range(count):
-        before, after = lines[k - 1], lines[k]
-        vertex = polygon[k].astype(np.float64)
-        point = None if before is None or after is None else _intersect(before, after)
-        if point is None or np.linalg.norm(point - vertex) > CORNER_REACH:
-            ends.append(vertex)
-            square.append(False)
-            continue
-        ends.append(point)
-        to_before = _unit(polygon[k - 1] - point)
-        to_after = _unit(polygon[(k + 1) % count] - point)
-        right = abs(float(to_before @ to_after)) <= math.sin(math.radians(RIGHT_ANGLE_TOLERANCE))
-        square.append(right and inside(point + (to_before + to_after) * 4.0))
-    corners = []
-    for k, line in enumerate(lines):
-        if line is None:
-            continue
-        length = float(np.linalg.norm(ends[(k + 1) % count] - ends[k]))
-        whole = square[k] and square[(k + 1) % count]
-        for end_at, towards, neighbour in (
-            (k, (k + 1) % count, k - 1),
-            ((k + 1) % count, k, (k + 1) % count),
-        ):
-            end = ends[end_at]
-            along = line[1] if line[1] @ (polygon[towards] - polygon[end_at]) > 0 else -line[1]
-            inward = np.array([-along[1], along[0]])
-            if not inside(end + along * 6.0 + inward * 6.0):
-                inward = -inward
-            other_line = lines[neighbour]
-            other = inward
-            if square[end_at] and other_line is not None:
-                other = other_line[1] if other_line[1] @ inward > 0 else -other_line[1]
-            corners.append(
-                Corner(
-                    (float(end[0]), float(end[1])),
-                    ((float(along[0]), float(along[1])), (float(other[0]), float(other[1]))),
-                    length,
-                    whole,
-                )
-            )
-    return corners
-
-
-def calipers(corners: Sequence[Corner]) -> list[tuple[float, float]]:
-    """Distances across the cards between parallel edges that face each other (the two
-    long sides of a column, the top and bottom of a row, opposite sides of a top card),
-    each with how far the two edges run side by side (its weight).
-
-    >>> top = Corner((0, 0), ((1, 0), (0, 1)), 100.0, False)
-    >>> bottom = Corner((10, 140), ((1, 0), (0, -1)), 60.0, False)
-    >>> calipers([top, bottom])
-    [(140.0, 60.0), (140.0, 60.0)]
-    """
-    if len(corners) < 2:
-        return []
-    points = np.array([corner.point for corner in corners], np.float64)
-    along = np.array([corner.directions[0] for corner in corners], np.float64)
-    normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
-    inward = np.array([corner.directions[1] for corner in corners], np.float64)
-    normal *= np.where((normal * inward).sum(axis=1) < 0, -1.0, 1.0)[:, None]
-    lengths = np.array([corner.length for corner in corners])
-    facing = normal @ normal.T < -math.cos(math.radians(PARALLEL_DEGREES))
-    offsets = points[None, :, :] - points[:, None, :]
-    distance = (offsets * normal[:, None, :]).sum(axis=2)
-    start = (offsets * along[:, None, :]).sum(axis=2)
-    end = start + lengths[None, :] * (along @ along.T)
-    low, high = np.minimum(start, end), np.maximum(start, end)
-    overlap = np.minimum(high, lengths[:, None]) - np.maximum(low, 0.0)
-    shorter = np.minimum(lengths[:, None], lengths[None, :])
-    found = facing & (distance > 0) & (overlap >= MIN_OVERLAP * shorter)
-    rows, columns = np.nonzero(found)
-    return [
-        (float(distance[i, j]), float(overlap[i, j]))
-        for i, j in zip(rows, columns, strict=True)
-    ]
-
-
-def card_widths(corners: Sequence[Corner], known: Sequence[float] = ()) -> list[float]:
-    """Likely card widths (short side, pixels), best supported first: from ``known``
-    widths (whole cards elsewhere in the frame), the whole sides among ``corners`` and
-    the :func:`calipers` across them, each a card's width or its height.
-
-    >>> top = Corner((0, 0), ((1, 0), (0, 1)), 100.0, True)
-    >>> left = Corner((0, 0), ((0, 1), (1, 0)), 140.0, True)
-    >>> [round(w) for w in card_widths([top, left])]
-    [100, 140, 71]
-    """
-    weighted = [(width, KNOWN_WEIGHT * width) for width in known]
-    spans = [(corner.length, corner.length) for corner in corners if corner.whole]
-    for span, weight in spans + calipers(corners):
-        weighted += [(span, weight), (span / CARD_ASPECT, weight)]
-    if not weighted:
-        return []
-    order = np.argsort([width for width, _ in weighted])
-    sizes = np.array([weighted[k][0] for k in order])
-    weights = np.cumsum([0.0] + [weighted[k][1] for k in order])
-    # Each size's support: the weight of all sizes within the tolerance of it.
-    low = np.searchsorted(sizes, sizes * (1.0 - WIDTH_TOLERANCE), side="left")
-    high = np.searchsorted(sizes, sizes * (1.0 + WIDTH_TOLERANCE), side="right")
-    widths: list[float] = []
-    for best in np.argsort(weights[low] - weights[high], kind="stable"):
-        width = float(np.median(sizes[low[best] : high[best]]))
-        if all(abs(width - other) > WIDTH_TOLERANCE * other for other in widths):
-            widths.append(width)
-            if len(widths) == WIDTHS:
-                break
-    return widths
-
-
-def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
-    """Card outlines that fit ``corner``: each edge as the short side, at each width."""
-    quads = []
-    point = np.array(corner.point)
-    first, second = (np.array(d) for d in corner.directions)
-    for width in (size * step for size in widths for step in WIDTH_STEPS):
-        short, long = width, width * CARD_ASPECT
-        for along_first, along_second in ((short, long), (long, short)):
-            a, b = point + first * along_first, point + second * along_second
-            quads.append(_clockwise(point, a, a + b - point, b))
-    return quads
-
-
-def neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
-    """Where the card under a card read at ``quad`` may lie: the same card moved along
-    either of its sides, each way, by :data:`NEIGHBOUR_STEPS` of that side, and scaled
-    by :data:`NEIGHBOUR_SCALES` about the middle of its far side (a row, a column); each
-    with that middle as its anchor."""
-    corners = np.array(quad, np.float64)
-    centre = corners.mean(axis=0)
-    moved = []
-    for first in (0, 1):
-        edge = corners[first + 1] - corners[first]
-        length = float(np.linalg.norm(edge))
-        unit = edge / max(length, 1e-9)
-        for sign in (1.0, -1.0):
-            for step in NEIGHBOUR_STEPS:
-                shift = sign * step * length * unit
-                anchor = centre + shift + sign * 0.5 * length * unit
-                for across, down in NEIGHBOUR_SCALES:
-                    short = corners[1] - corners[0]
-                    short /= max(float(np.linalg.norm(short)), 1e-9)
-                    offsets = corners + shift - anchor
-                    along = offsets @ short
-                    placed = anchor + (
-                        np.outer(along * across, short)
-                        + (offsets - np.outer(along, short)) * down
-                    )
-                    moved.append((_as_quad(placed), anchor))
-    return moved
-
-
-def _clockwise(p: Array, a: Array, c: Array, b: Array) -> Quad:
-    """The parallelogram p, a, c, b (c opposite p) as :func:`~vision.outline.order_quad`
-    orders a quad: clockwise on the image, the first edge a short side.
-
-    >>> _clockwise(*np.array([(0, 0), (0, 14), (10, 14), (10, 0)], float))
-    ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
-    """
-    turn = (a[0] - p[0]) * (b[1] - p[1]) - (a[1] - p[1]) * (b[0] - p[0])
-    ring = [p, a, c, b] if turn > 0 else [p, b, c, a]
-    if np.linalg.norm(ring[1] - ring[0]) > np.linalg.norm(ring[2] - ring[1]):
-        ring = ring[1:] + ring[:1]
-    return _as_quad(np.array(ring))
-
-
-def _thumb_warp(quad: Quad) -> Array:
-    """The homography from the frame to the thumbnail of the face inside ``quad``."""
-    width, height = FACE_SIZE
-    inset_x, inset_y = round(width * INSET), round(height * INSET)
-    scale_x = THUMB_SIZE[0] / (width - 2 * inset_x)
-    scale_y = THUMB_SIZE[1] / (height - 2 * inset_y)
-    inner = np.array(
-        [[scale_x, 0.0, -inset_x * scale_x], [0.0, scale_y, -inset_y * scale_y], [0.0, 0.0, 1.0]]
-    )
-    face = cv2.getPerspectiveTransform(np.array(quad, np.float32), FACE_CORNERS)
-    warp: Array = inner @ face
-    return warp
-
-
-def _blurred_grey(frame_bgr: Image, region: Array, sigma: float) -> Array:
-    """The frame in grey, blurred by ``sigma`` pixels over ``region``'s bounding box only
-    (so a face sampled from it at thumbnail size is smoothed as a taught one is)."""
-    grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-    x, y, width, height = cv2.boundingRect(region)
-    pad = int(3 * sigma) + 2
-    x0, y0 = max(0, x - pad), max(0, y - pad)
-    x1, y1 = min(grey.shape[1], x + width + pad), min(grey.shape[0], y + height + pad)
-    box = grey[y0:y1, x0:x1]
-    # The paper's own level (print dilated away, smoothed) divided out: light falling
-    # unevenly or a glare patch does not change what the face looks like.
-    size = 2 * round(sigma * FLAT_REACH) + 1
-    paper = cv2.GaussianBlur(
-        cv2.dilate(box, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))),
-        (0, 0),
-        sigma * FLAT_REACH,
-    )
-    flat = cv2.divide(box, np.maximum(paper, 1), scale=PAPER_LEVEL)
-    grey[y0:y1, x0:x1] = cv2.GaussianBlur(flat, (0, 0), sigma)
-    return np.asarray(grey)
 
 
 class PartialReader:
@@ -658,7 +243,7 @@ class PartialReader:
         """How the matcher reads the card inside ``quad``, all of its face taken to show."""
         shown = np.zeros(frame_bgr.shape[:2], np.uint8)
         cv2.fillConvexPoly(shown, np.round(np.array(quad)).astype(np.int32), 255)
-        grey = _blurred_grey(frame_bgr, shown, THUMB_BLUR * side(quad, 0) / FACE_SIZE[0])
+        grey = blurred_grey(frame_bgr, shown, THUMB_BLUR * side(quad, 0) / FACE_SIZE[0])
         return self._score(grey, [(quad, (shown,))], set())[0]
 
     def _read_region(
@@ -675,7 +260,7 @@ class PartialReader:
         if not widths:
             return []
         free = cv2.bitwise_and(region, cv2.bitwise_not(taken))
-        grey = _blurred_grey(frame_bgr, region, THUMB_BLUR * widths[0] / FACE_SIZE[0])
+        grey = blurred_grey(frame_bgr, region, THUMB_BLUR * widths[0] / FACE_SIZE[0])
         # A hypothesis may reach over the coloured border round a group (a celebrity
         # card's gold is not card white): it is tested against the group grown by a bridge.
         bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
@@ -707,7 +292,7 @@ class PartialReader:
                     if key not in seen:
                         seen.add(key)
                         fresh.append(_Candidate(moved, anchor, None))
-            shares = _inside_shares([c.quad for c in fresh], reach, INSIDE_SCALE)
+            shares = inside_shares([c.quad for c in fresh], reach, INSIDE_SCALE)
             return [c for c, share in zip(fresh, shares, strict=True) if share >= MIN_INSIDE]
 
         candidates = possible(candidates, claimed)
@@ -782,7 +367,7 @@ class PartialReader:
         in one batch."""
         parts, masks, owners, shares, which = [], [], [], [], []
         for number, (quad, visible) in enumerate(jobs):
-            warp = _thumb_warp(quad)
+            warp = thumb_warp(quad)
             part = cv2.warpPerspective(
                 grey, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
             )
@@ -875,7 +460,7 @@ class PartialReader:
                 factor = 1.0 + (scale - 1.0) * reach
                 shift = np.array([dx, dy]) * reach * side(quad, 0) / 100.0
                 moved = (np.array(quad) - anchor) @ rotation.T * factor + anchor + shift
-                trials.append((_as_quad(moved), anchor + shift))
+                trials.append((as_quad(moved), anchor + shift))
             shown = candidate.visible(free)[scored.mask]
             results = self._score(grey, [(trial, (shown,)) for trial, _ in trials], used)
             ranked = [(_rank(r), k) for k, r in enumerate(results) if r is not None]
@@ -915,12 +500,6 @@ class _Candidate:
         """The masks it is scored over: the unclaimed group, and the unclaimed white
         part it came from (if not the group itself)."""
         return (free,) if self.own is None else (free, self.own)
-
-
-def _as_quad(points: Array) -> Quad:
-    """Four (x, y) rows as a quad, in their order."""
-    (a, b), (c, d), (e, f), (g, h) = (tuple(float(v) for v in row) for row in points)
-    return ((a, b), (c, d), (e, f), (g, h))
 
 
 def _rank(scored: _Scored) -> tuple[bool, float]:
@@ -971,33 +550,6 @@ def _claim(mask: Array, quad: Quad, value: int = 1) -> None:
     cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), value)
 
 
-def _inside_shares(quads: Sequence[Quad], region: Array, scale: float) -> Array:
-    """How much of each of ``quads`` lies on ``region`` (a 0/255 mask, ``scale`` times
-    the frame's size; off the frame is outside), from a grid of points inside each.
-
-    >>> region = np.zeros((10, 10), np.uint8); region[:, :5] = 255
-    >>> _inside_shares([((0, 0), (10, 0), (10, 10), (0, 10))], region, 1.0).tolist()
-    [0.5]
-    """
-    if not quads:
-        return np.zeros(0)
-    corners = np.array(quads, np.float64) * scale
-    across, down = ((np.arange(count) + 0.5) / count for count in INSIDE_GRID)
-    u, v = (grid.ravel()[None, :, None] for grid in np.meshgrid(across, down))
-    points = (
-        (1 - u) * (1 - v) * corners[:, None, 0]
-        + u * (1 - v) * corners[:, None, 1]
-        + u * v * corners[:, None, 2]
-        + (1 - u) * v * corners[:, None, 3]
-    )
-    columns, rows = (np.floor(points[..., k]).astype(np.int64) for k in (0, 1))
-    height, width = region.shape[:2]
-    on_frame = (columns >= 0) & (columns < width) & (rows >= 0) & (rows < height)
-    values = region[np.clip(rows, 0, height - 1), np.clip(columns, 0, width - 1)] > 0
-    shares: Array = (values & on_frame).mean(axis=1)
-    return shares
-
-
 def observation(read: PartialRead) -> CardObservation:
     """A partial read as the observation the table loop takes."""
     return CardObservation(
@@ -1042,7 +594,7 @@ class OverlapRecognizer:
         # over it (or two cards making a quadrilateral): its whole read stands only if it
         # scores well, else the partial reader reads it; no outline is claimed unread.
         whole = [
-            (card, _as_quad(np.array(card.corners)))
+            (card, as_quad(np.array(card.corners)))
             for card in self.whole.recognize(frame_bgr)
             if card.corners is not None
         ]
