@@ -35,7 +35,7 @@ MIN_OVERLAP = 0.3
 WIDTH_STEPS = (1.0,)
 #: The card under a card read is looked for moved along either of its sides by these
 #: shares of that side.
-NEIGHBOUR_STEPS = tuple(k / 20 for k in range(3, 21))
+NEIGHBOUR_STEPS = tuple(k / 20 for k in range(10, 21))
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
@@ -245,7 +245,7 @@ def neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
 
     >>> moved = neighbours(((0, 0), (10, 0), (10, 14), (0, 14)))
     >>> len(moved), moved[0][0][0], moved[0][1].tolist()
-    (72, (1.5, 0.0), [11.5, 7.0])
+    (44, (5.0, 0.0), [15.0, 7.0])
     """
     corners = np.array(quad, np.float64)
     centre = corners.mean(axis=0)
