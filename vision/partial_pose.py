@@ -19,6 +19,8 @@ import numpy as np
 from vision.outline import CARD_ASPECT, Quad
 from vision.profile import Array
 
+Point = tuple[float, float]
+
 #: A corner counts as a card corner if its angle is this close to 90 degrees.
 RIGHT_ANGLE_TOLERANCE = 25.0
 #: Card widths tried, and how close (share) two widths are to count as one; a whole
@@ -226,15 +228,20 @@ def card_widths(corners: Sequence[Corner], known: Sequence[float] = ()) -> list[
 
 
 def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
-    """Card outlines that fit ``corner``: each edge as the short side, at each width."""
+    """Card outlines that fit ``corner``: each edge as the short side, at each width.
+
+    >>> hypotheses(Corner((0, 0), ((1, 0), (0, 1)), 10.0, True), [10.0])[0]
+    ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
+    """
     quads = []
-    point = np.array(corner.point)
-    first, second = (np.array(d) for d in corner.directions)
+    px, py = corner.point
+    (fx, fy), (sx, sy) = corner.directions
     for width in (size * step for size in widths for step in WIDTH_STEPS):
         short, long = width, width * CARD_ASPECT
         for along_first, along_second in ((short, long), (long, short)):
-            a, b = point + first * along_first, point + second * along_second
-            quads.append(_clockwise(point, a, a + b - point, b))
+            a = (px + fx * along_first, py + fy * along_first)
+            b = (px + sx * along_second, py + sy * along_second)
+            quads.append(_clockwise((px, py), a, (a[0] + b[0] - px, a[1] + b[1] - py), b))
     return quads
 
 
@@ -262,18 +269,25 @@ def neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
     return moved
 
 
-def _clockwise(p: Array, a: Array, c: Array, b: Array) -> Quad:
+def _clockwise(p: Point, a: Point, c: Point, b: Point) -> Quad:
     """The parallelogram p, a, c, b (c opposite p) as :func:`~vision.outline.order_quad`
     orders a quad: clockwise on the image, the first edge a short side.
 
-    >>> _clockwise(*np.array([(0, 0), (0, 14), (10, 14), (10, 0)], float))
+    >>> _clockwise((0, 0), (0, 14), (10, 14), (10, 0))
     ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
     """
     turn = (a[0] - p[0]) * (b[1] - p[1]) - (a[1] - p[1]) * (b[0] - p[0])
     ring = [p, a, c, b] if turn > 0 else [p, b, c, a]
-    if np.linalg.norm(ring[1] - ring[0]) > np.linalg.norm(ring[2] - ring[1]):
+    first = math.hypot(ring[1][0] - ring[0][0], ring[1][1] - ring[0][1])
+    if first > math.hypot(ring[2][0] - ring[1][0], ring[2][1] - ring[1][1]):
         ring = ring[1:] + ring[:1]
-    return as_quad(np.array(ring))
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = ring
+    return (
+        (float(x0), float(y0)),
+        (float(x1), float(y1)),
+        (float(x2), float(y2)),
+        (float(x3), float(y3)),
+    )
 
 
 def as_quad(points: Array) -> Quad:
