@@ -35,8 +35,9 @@ MIN_OVERLAP = 0.3
 #: Each estimated width is tried as it is and grown: the white inside a celebrity card's
 #: golden border is narrower than a whole card.
 WIDTH_STEPS = (1.0,)
-#: The card under a card read is looked for moved along either of its sides by these
-#: shares of that side.
+#: The card under a card read is looked for moved along its short side by these shares
+#: of that side (a row; moved along the long side as well, a column's icon strips were
+#: read wrong more often).
 NEIGHBOUR_STEPS = tuple(k / 20 for k in range(10, 21))
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
@@ -246,26 +247,25 @@ def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
 
 
 def neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
-    """Where the card under a card read at ``quad`` may lie in a row or a column: the
-    same card moved along either of its sides, each way, by :data:`NEIGHBOUR_STEPS` of
-    that side; each with the middle of its far side (the one that shows) as its anchor.
+    """Where the card under a card read at ``quad`` may lie in a row: the same card moved
+    along its short side, each way, by :data:`NEIGHBOUR_STEPS` of that side; each with
+    the middle of its far side (the one that shows) as its anchor.
 
     >>> moved = neighbours(((0, 0), (10, 0), (10, 14), (0, 14)))
     >>> len(moved), moved[0][0][0], moved[0][1].tolist()
-    (44, (5.0, 0.0), [15.0, 7.0])
+    (22, (5.0, 0.0), [15.0, 7.0])
     """
     corners = np.array(quad, np.float64)
     centre = corners.mean(axis=0)
+    edge = corners[1] - corners[0]
+    length = float(np.linalg.norm(edge))
+    unit = edge / max(length, 1e-9)
     moved = []
-    for first in (0, 1):
-        edge = corners[first + 1] - corners[first]
-        length = float(np.linalg.norm(edge))
-        unit = edge / max(length, 1e-9)
-        for sign in (1.0, -1.0):
-            for step in NEIGHBOUR_STEPS:
-                shift = sign * step * length * unit
-                anchor = centre + shift + sign * 0.5 * length * unit
-                moved.append((as_quad(corners + shift), anchor))
+    for sign in (1.0, -1.0):
+        for step in NEIGHBOUR_STEPS:
+            shift = sign * step * length * unit
+            anchor = centre + shift + sign * 0.5 * length * unit
+            moved.append((as_quad(corners + shift), anchor))
     return moved
 
 
