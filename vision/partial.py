@@ -129,8 +129,8 @@ REFINE_FLOOR = 0.4
 MAX_REFINEMENTS = 48
 #: Most rounds of moves in one refinement (each takes the best move).
 REFINE_ROUNDS = 5
-#: A refinement still under this score after this many rounds is given up (it has
-#: never come to be read on the tuning scenes).
+#: A refinement still under this score after this many rounds is given up (on the
+#: tuning and held-out scenes no read changed).
 REFINE_PATIENCE = 2
 REFINE_HOPE = 0.7
 
