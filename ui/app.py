@@ -35,7 +35,7 @@ from ui.loop import TableLoop
 from ui.playback import Playback
 from ui.preferences import Preferences
 from ui.preview import CameraPreview
-from ui.screens.base import AppScreen
+from ui.screens.base import AppScreen, Screens
 from ui.screens.history import HistoryScreen
 from ui.screens.home import HomeScreen
 from ui.screens.keypads import CallScreen, StandScreen
@@ -74,6 +74,9 @@ STORE_TROUBLE = "Nothing is lost, the game waits: "
 """How a store that cannot be written now (a full disk) is shown."""
 GAME_SCREENS = ("table", "call", "stand", "pick", "log")
 """Screens that follow the game: the referee's needs switch between them."""
+MADE_AT_START = ("home", *GAME_SCREENS, "round-end")
+"""Screens made when the app starts (a game's screen opens at once, in the middle of a
+call); the others (scores, settings, teach, history) are made when first opened."""
 SCREENS: tuple[type[AppScreen], ...] = (
     HomeScreen, TableScreen, CallScreen, StandScreen, PickScreen, LogScreen, RoundEndScreen,
     ScoreboardScreen, SettingsScreen, TeachScreen, HistoryScreen)
@@ -103,8 +106,8 @@ class CompanionApp(App):  # type: ignore[misc]
         self.notifier = notifier or ServiceNotifier(environ={})
         self.camera = camera
         self.simulated: SimulatedTable | None = None
-        self.screens: dict[str, AppScreen] = {}
-        self.manager: ScreenManager | None = None
+        self.manager = ScreenManager(transition=NoTransition())
+        self.screens = Screens(self, self.manager, SCREENS)
         self.ticker: Any = None
         self.demo: SimulatedDemo | None = None
         self.demo_done_at: float | None = None
@@ -116,11 +119,7 @@ class CompanionApp(App):  # type: ignore[misc]
         """The signals' sounds through the speakers (a wired table has its buzzer)."""
 
     def build(self) -> ScreenManager:
-        self.manager = ScreenManager(transition=NoTransition())
-        for screen_class in SCREENS:
-            screen = screen_class(self)
-            self.screens[screen.NAME] = screen
-            self.manager.add_widget(screen)
+        self.screens.make(MADE_AT_START)
         return self.manager
 
     def on_start(self) -> None:
@@ -169,7 +168,6 @@ class CompanionApp(App):  # type: ignore[misc]
     @property
     def current(self) -> AppScreen:
         """The screen showing now."""
-        assert self.manager is not None
         return self.screens[self.manager.current]
 
     def now(self) -> float:
@@ -183,7 +181,6 @@ class CompanionApp(App):  # type: ignore[misc]
     def go(self, screen: str, **options: Any) -> None:
         """Show ``screen``; ``options`` go to its ``enter`` (not called again for the
         screen already showing, which keeps what it shows)."""
-        assert self.manager is not None
         if self.manager.current == screen and not options:
             return
         self.screens[screen].enter(**options)
