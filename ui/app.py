@@ -204,10 +204,16 @@ class CompanionApp(App):  # type: ignore[misc]
         self.current.tick(self.now())
         return update
 
-    def apply(self, update: Update) -> None:
-        """Show one step's update: signals to the hooks, the view to the screen."""
+    @property
+    def table_screen(self) -> TableScreen:
+        """The table screen (the live view, the game's layout)."""
         table = self.screens["table"]
         assert isinstance(table, TableScreen)
+        return table
+
+    def apply(self, update: Update) -> None:
+        """Show one step's update: signals to the hooks, the view to the screen."""
+        table = self.table_screen
         if update.trouble:
             self.warn(f"{STORE_TROUBLE}{update.trouble}")
         elif self.shown_warning.startswith(STORE_TROUBLE):
@@ -310,7 +316,9 @@ class CompanionApp(App):  # type: ignore[misc]
             raise CompanionError(f"the {start.game} table is not calibrated: settings, corners")
         reader = (profile_reader(owner_deck(self.data_folder)) if start.game in EXPRESSION_GAMES
                   else standard_reader())
-        watcher = TableWatcher(open_camera(self.camera), TableLayout.load(path),
+        spec = self.camera
+        # opened on the watcher's thread: a Pi camera takes about a second (estimated)
+        watcher = TableWatcher(lambda: open_camera(spec), TableLayout.load(path),
                                reader, self.loop.post, self.loop.clock)
         self.simulated = None
         self.watch(watcher)
@@ -341,7 +349,12 @@ class CompanionApp(App):  # type: ignore[misc]
         self._show_frame()
 
     def _show_frame(self) -> None:
-        if self.watcher is None or self.preview is None:
+        if self.watcher is None:
+            return
+        failure = self.watcher.failure
+        if failure is not None and not self.table_screen.notice:  # the game goes on by touch
+            self.table_screen.tell(f"camera: {failure}")
+        if self.preview is None:
             return
         latest = self.watcher.latest()
         if latest is None or latest.number == self.frame_number:
@@ -358,6 +371,7 @@ class CompanionApp(App):  # type: ignore[misc]
         start = self.loop.start_line
         if start is not None:
             self.notifier.status(f"playing {start.game}: {', '.join(start.players)}")
+        self.table_screen.tell("")
         if start is not None and self.camera is not None and self.demo is None:
             try:
                 if self.camera == SIMULATED:
@@ -365,7 +379,7 @@ class CompanionApp(App):  # type: ignore[misc]
                 else:
                     self._film(start)
             except CompanionError as error:  # the game goes on by touch
-                self.screens["table"].notice = f"camera: {error}"
+                self.table_screen.tell(f"camera: {error}")
         if self.io is not None:
             self.io.close()
         if self.keyboard:

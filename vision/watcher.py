@@ -50,6 +50,9 @@ log = logging.getLogger(__name__)
 
 CardReader = Callable[[Image], list[CardObservation]]
 """Reads the cards of one frame (pixel positions, no zones yet)."""
+CameraOpener = Callable[[], Camera]
+"""Opens a camera (``lambda: open_camera(spec)``); the watcher calls it on its own thread,
+again to reconnect after a loss."""
 Post = Callable[[Observation], None]
 
 #: A hidden card is still there while this share of its last outline lies under a card
@@ -313,6 +316,10 @@ class CoverMemory:
 class TableWatcher(Closing):
     """Watches ``camera`` over a calibrated ``layout`` and posts what changes to ``post``.
 
+    ``camera`` is a camera, a feed, or a :data:`CameraOpener`: then the camera is opened on
+    the watcher's thread, so opening it (a Pi camera takes about a second, estimated) never
+    holds up the caller, and one that cannot open is :attr:`failure` and a lost
+    :class:`~companion.engine.observations.CameraStatus` posted.
     ``clock`` stamps frames (the referee's clock, so sightings carry its times), ``timer``
     paces the smoothing and the frame rate (a steady clock); ``max_fps`` keeps a camera
     that never waits (the simulated table) from taking a whole core. :meth:`start` the
@@ -322,7 +329,7 @@ class TableWatcher(Closing):
 
     def __init__(
         self,
-        camera: Camera | CameraFeed,
+        camera: Camera | CameraFeed | CameraOpener,
         layout: TableLayout,
         read_cards: CardReader,
         post: Post,
@@ -434,15 +441,23 @@ class TableWatcher(Closing):
                     self.post(_camera_status(item))
         except _Stopped:
             pass
+        except DeviceError as error:  # the camera cannot be opened (or reopened): no bug
+            log.warning("the table watcher stopped: %s", error)
+            self._fail(error)
         except Exception as error:  # the watcher must say why it stopped, not vanish
-            self.failure = error
             log.exception("the table watcher stopped")
-            self.post(CameraStatus(lost=True, t=self.clock(), reason=str(error)))
+            self._fail(error)
+
+    def _fail(self, error: Exception) -> None:
+        self.failure = error
+        self.post(CameraStatus(lost=True, t=self.clock(), reason=str(error)))
 
     def _open_feed(self) -> CameraFeed:
         source = self._source
         if isinstance(source, CameraFeed):
             return source
+        if not isinstance(source, Camera):
+            return CameraFeed(source, clock=self.clock, sleep=self._wait)
         opened: list[Camera] = []
 
         def connect() -> Camera:

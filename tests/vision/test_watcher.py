@@ -145,3 +145,27 @@ def test_an_uncalibrated_layout_is_refused() -> None:
     table = SimulatedTable(default_layout("trick"))
     with pytest.raises(LayoutError, match="not calibrated"):
         TableWatcher(table, table.layout, standard_reader(), print, ManualClock())
+
+
+def test_a_camera_opener_runs_on_the_watcher_s_thread_and_its_failure_is_posted() -> None:
+    import threading
+
+    from companion.errors import DeviceError
+    from vision.camera import Camera
+
+    table = SimulatedTable(default_layout("trick"), seed=3)
+    layout = table.layout.calibrated(table.calibration())
+    opened_on: list[str] = []
+
+    def opener() -> Camera:
+        opened_on.append(threading.current_thread().name)
+        raise DeviceError("no camera found")
+
+    posted: queue.Queue[Observation] = queue.Queue()
+    watcher = TableWatcher(opener, layout, standard_reader(), posted.put, ManualClock())
+    with watcher.start():
+        status = posted.get(timeout=10)
+    assert opened_on == ["table-watcher"]
+    assert isinstance(status, CameraStatus) and (status.lost, status.reason) == (
+        True, "no camera found")
+    assert isinstance(watcher.failure, DeviceError)
