@@ -169,6 +169,11 @@ class ChangeReader:
         self._changed = []
         return self.cards
 
+    @property
+    def voting(self) -> bool:
+        """Whether a changed part is still being voted on (read again on the next frames)."""
+        return bool(self._changed)
+
     def _restart(self, boxes: list[Box]) -> None:
         """A (new) change in ``boxes``: joined to any still being voted on, voted afresh."""
         self._changed = _merged(self._changed + boxes, self.reach + self.margin)
@@ -359,6 +364,10 @@ class TableWatcher(Closing):
         self.failure: BaseException | None = None
         self.frames_read = 0
         """Frames read so far (a slow machine reads fewer a second)."""
+        self.settled_at: int | None = None
+        """:attr:`frames_read` after the last frame when it left nothing pending (no change
+        being voted on or smoothed), else None: what the pipeline has not posted by then, it
+        will not post until the picture changes again."""
 
     # --- the caller's side ------------------------------------------------------------
 
@@ -410,6 +419,8 @@ class TableWatcher(Closing):
         self._times.append(now)
         self.frames_read += 1
         changes = self.smoother.update([*cards, *dice], now)
+        voting = isinstance(self.read_cards, ChangeReader) and self.read_cards.voting
+        self.settled_at = None if voting or self.smoother.pending else self.frames_read
         sightings = [_sighting(change, max(0.0, t - (now - change.t))) for change in changes]
         for sighting in sightings:
             if sighting.kind == "removed":

@@ -169,3 +169,14 @@ def test_a_camera_opener_runs_on_the_watcher_s_thread_and_its_failure_is_posted(
     assert isinstance(status, CameraStatus) and (status.lost, status.reason) == (
         True, "no camera found")
     assert isinstance(watcher.failure, DeviceError)
+
+
+def test_the_watcher_is_settled_once_a_change_is_voted_on_and_smoothed() -> None:
+    run = Run("trick")
+    run.frames(4)
+    assert run.watcher.settled_at == 4  # an empty table: nothing pending
+    run.table.place("Qs", "trick")
+    run.frames(1)
+    assert run.watcher.settled_at is None  # the change is being voted on
+    placed = run.frames(4)
+    assert [kind for kind, *_ in placed] == ["placed"] and run.watcher.settled_at == 9
