@@ -261,6 +261,14 @@ class _Stopped(Exception):
     """The watcher was stopped while waiting to reconnect the camera."""
 
 
+@dataclass
+class _Remembered:
+    """A card once read: where it was read last, and when it came there (an arrival number)."""
+
+    seen: CardObservation
+    came: int
+
+
 class CoverMemory:
     """Cards once read that now lie under a card laid since: still on the table.
 
@@ -268,6 +276,11 @@ class CoverMemory:
     that moved is newer). One not read now is still reported while a card that came
     later covers ``share`` of its last outline; neighbours that merely touch (outlines
     estimated from an index can reach past the card) hide nothing.
+
+    Two cards of one name (the two jokers) are remembered apart. A card read is the one of
+    its name read last time within ``MOVED_PIXELS``, else one hidden there (read again, or,
+    if one of its name was in view last time and is not now, that one laid on top of it),
+    else one of its name in view or gone from view since (it moved), else another card.
 
     >>> memory = CoverMemory()
     >>> low = CardObservation("7h", (5, 5), (1, 1), 0.9, ((0, 0), (10, 0), (10, 10), (0, 10)))
@@ -283,39 +296,67 @@ class CoverMemory:
 
     def __init__(self, share: float = COVERED_SHARE) -> None:
         self.share = share
-        self._last: dict[str, CardObservation] = {}
-        self._came: dict[str, int] = {}
+        self._cards: list[_Remembered] = []
         self._arrivals = 0
+        self._read: list[_Remembered] = []
+        self._hidden: list[_Remembered] = []
 
     def update(self, seen: list[CardObservation]) -> list[CardObservation]:
         """``seen`` plus the remembered cards hidden under one of them."""
-        names = {card.card for card in seen}
+        read: list[_Remembered] = []
         for card in seen:
-            last = self._last.get(card.card)
-            if last is None or math.dist(last.center, card.center) > MOVED_PIXELS:
-                self._arrivals += 1
-                self._came[card.card] = self._arrivals
-            self._last[card.card] = card
-        hidden = [
-            card
-            for name, card in self._last.items()
-            if name not in names and any(self._covers(top, card) for top in seen)
-        ]
-        return seen + hidden
+            read.append(self._remember(card, read))
+        unread = [card for card in self._cards if not _among(card, read)]
+        self._read = read
+        self._hidden = [card for card in unread if any(self._covers(top, card) for top in read)]
+        return seen + [card.seen for card in self._hidden]
 
     def forget(self, card: str) -> None:
-        """``card`` left the table."""
-        self._last.pop(card, None)
-        self._came.pop(card, None)
+        """``card`` left the table (of two of its name, one not reported now if there is)."""
+        named = [kept for kept in self._cards if kept.seen.card == card]
+        reported = self._read + self._hidden
+        gone = [kept for kept in named if not _among(kept, reported)] or named
+        if gone:
+            self._cards.remove(gone[0])
 
-    def _covers(self, top: CardObservation, below: CardObservation) -> bool:
-        if self._came[top.card] < self._came[below.card]:
+    def _remember(self, card: CardObservation, taken: list[_Remembered]) -> _Remembered:
+        """The memory of ``card``, read now (``taken``: the memories of the cards read
+        before it in this frame)."""
+        same = [kept for kept in self._cards
+                if kept.seen.card == card.card and not _among(kept, taken)]
+        in_view = [kept for kept in same if _among(kept, self._read)]
+        here = [kept for kept in same if math.dist(kept.seen.center, card.center) <= MOVED_PIXELS]
+        stayed = [kept for kept in here if _among(kept, self._read)]
+        if stayed:
+            stayed[0].seen = card
+            return stayed[0]
+        under = [kept for kept in here if _among(kept, self._hidden)]
+        if under and not in_view:  # read again where it lay hidden
+            under[0].seen = card
+            return under[0]
+        movers = in_view or [kept for kept in same if not _among(kept, self._hidden)]
+        self._arrivals += 1
+        if movers:
+            mover = min(movers, key=lambda kept: math.dist(kept.seen.center, card.center))
+            mover.seen, mover.came = card, self._arrivals
+            return mover
+        fresh = _Remembered(card, self._arrivals)
+        self._cards.append(fresh)
+        return fresh
+
+    def _covers(self, top: _Remembered, below: _Remembered) -> bool:
+        if top.came < below.came:
             return False
-        if len(top.corners) < 3 or len(below.corners) < 3:
+        if len(top.seen.corners) < 3 or len(below.seen.corners) < 3:
             return False
-        under = np.array(below.corners, np.float32)
-        area, _ = cv2.intersectConvexConvex(np.array(top.corners, np.float32), under)
+        under = np.array(below.seen.corners, np.float32)
+        area, _ = cv2.intersectConvexConvex(np.array(top.seen.corners, np.float32), under)
         return float(area) >= self.share * max(float(cv2.contourArea(under)), 1.0)
+
+
+def _among(card: _Remembered, cards: list[_Remembered]) -> bool:
+    """Whether ``card`` is one of ``cards`` (the same memory, not an equal one)."""
+    return any(card is other for other in cards)
 
 
 class TableWatcher(Closing):
