@@ -35,7 +35,7 @@ from ui.loop import TableLoop
 from ui.playback import Playback
 from ui.preferences import Preferences
 from ui.preview import CameraPreview
-from ui.screens.base import AppScreen
+from ui.screens.base import AppScreen, Screens
 from ui.screens.history import HistoryScreen
 from ui.screens.home import HomeScreen
 from ui.screens.keypads import CallScreen, StandScreen
@@ -74,6 +74,9 @@ STORE_TROUBLE = "Nothing is lost, the game waits: "
 """How a store that cannot be written now (a full disk) is shown."""
 GAME_SCREENS = ("table", "call", "stand", "pick", "log")
 """Screens that follow the game: the referee's needs switch between them."""
+MADE_AT_START = ("home", *GAME_SCREENS, "round-end")
+"""Screens made when the app starts (a game's screen opens at once, in the middle of a
+call); the others (scores, settings, teach, history) are made when first opened."""
 SCREENS: tuple[type[AppScreen], ...] = (
     HomeScreen, TableScreen, CallScreen, StandScreen, PickScreen, LogScreen, RoundEndScreen,
     ScoreboardScreen, SettingsScreen, TeachScreen, HistoryScreen)
@@ -103,8 +106,8 @@ class CompanionApp(App):  # type: ignore[misc]
         self.notifier = notifier or ServiceNotifier(environ={})
         self.camera = camera
         self.simulated: SimulatedTable | None = None
-        self.screens: dict[str, AppScreen] = {}
-        self.manager: ScreenManager | None = None
+        self.manager = ScreenManager(transition=NoTransition())
+        self.screens = Screens(self, self.manager, SCREENS)
         self.ticker: Any = None
         self.demo: SimulatedDemo | None = None
         self.demo_done_at: float | None = None
@@ -116,11 +119,7 @@ class CompanionApp(App):  # type: ignore[misc]
         """The signals' sounds through the speakers (a wired table has its buzzer)."""
 
     def build(self) -> ScreenManager:
-        self.manager = ScreenManager(transition=NoTransition())
-        for screen_class in SCREENS:
-            screen = screen_class(self)
-            self.screens[screen.NAME] = screen
-            self.manager.add_widget(screen)
+        self.screens.make(MADE_AT_START)
         return self.manager
 
     def on_start(self) -> None:
@@ -169,7 +168,6 @@ class CompanionApp(App):  # type: ignore[misc]
     @property
     def current(self) -> AppScreen:
         """The screen showing now."""
-        assert self.manager is not None
         return self.screens[self.manager.current]
 
     def now(self) -> float:
@@ -183,7 +181,6 @@ class CompanionApp(App):  # type: ignore[misc]
     def go(self, screen: str, **options: Any) -> None:
         """Show ``screen``; ``options`` go to its ``enter`` (not called again for the
         screen already showing, which keeps what it shows)."""
-        assert self.manager is not None
         if self.manager.current == screen and not options:
             return
         self.screens[screen].enter(**options)
@@ -207,10 +204,16 @@ class CompanionApp(App):  # type: ignore[misc]
         self.current.tick(self.now())
         return update
 
-    def apply(self, update: Update) -> None:
-        """Show one step's update: signals to the hooks, the view to the screen."""
+    @property
+    def table_screen(self) -> TableScreen:
+        """The table screen (the live view, the game's layout)."""
         table = self.screens["table"]
         assert isinstance(table, TableScreen)
+        return table
+
+    def apply(self, update: Update) -> None:
+        """Show one step's update: signals to the hooks, the view to the screen."""
+        table = self.table_screen
         if update.trouble:
             self.warn(f"{STORE_TROUBLE}{update.trouble}")
         elif self.shown_warning.startswith(STORE_TROUBLE):
@@ -313,7 +316,9 @@ class CompanionApp(App):  # type: ignore[misc]
             raise CompanionError(f"the {start.game} table is not calibrated: settings, corners")
         reader = (profile_reader(owner_deck(self.data_folder)) if start.game in EXPRESSION_GAMES
                   else standard_reader())
-        watcher = TableWatcher(open_camera(self.camera), TableLayout.load(path),
+        spec = self.camera
+        # opened on the watcher's thread: a Pi camera takes about a second (estimated)
+        watcher = TableWatcher(lambda: open_camera(spec), TableLayout.load(path),
                                reader, self.loop.post, self.loop.clock)
         self.simulated = None
         self.watch(watcher)
@@ -344,7 +349,12 @@ class CompanionApp(App):  # type: ignore[misc]
         self._show_frame()
 
     def _show_frame(self) -> None:
-        if self.watcher is None or self.preview is None:
+        if self.watcher is None:
+            return
+        failure = self.watcher.failure
+        if failure is not None and not self.table_screen.notice:  # the game goes on by touch
+            self.table_screen.tell(f"camera: {failure}")
+        if self.preview is None:
             return
         latest = self.watcher.latest()
         if latest is None or latest.number == self.frame_number:
@@ -361,6 +371,7 @@ class CompanionApp(App):  # type: ignore[misc]
         start = self.loop.start_line
         if start is not None:
             self.notifier.status(f"playing {start.game}: {', '.join(start.players)}")
+        self.table_screen.tell("")
         if start is not None and self.camera is not None and self.demo is None:
             try:
                 if self.camera == SIMULATED:
@@ -368,7 +379,7 @@ class CompanionApp(App):  # type: ignore[misc]
                 else:
                     self._film(start)
             except CompanionError as error:  # the game goes on by touch
-                self.screens["table"].notice = f"camera: {error}"
+                self.table_screen.tell(f"camera: {error}")
         if self.io is not None:
             self.io.close()
         if self.keyboard:

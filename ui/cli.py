@@ -173,4 +173,4 @@ def show_camera(app: CompanionApp, playback: Playback | None, at: float | None,
     try:
         app.show_still(*laid_table(start, observations, until=until, data=data))
     except CompanionError as error:
-        app.screens["table"].notice = f"camera: {error}"
+        app.table_screen.tell(f"camera: {error}")

@@ -44,7 +44,7 @@ from vision.layout import DEFAULT_LAYOUTS, TableLayout, solitaire_layout
 from vision.scenes.synthetic import ExpressionCard
 from vision.simulated import SimulatedTable, SimulationError, simulated_deck
 from vision.smoothing import Smoother
-from vision.watcher import CardReader, TableWatcher, profile_reader, standard_reader
+from vision.watcher import VOTES, CardReader, TableWatcher, profile_reader, standard_reader
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,9 @@ CONFIRM_TIMEOUT = 8.0
 #: ... and not before the pipeline has read this many frames since the change (a loaded
 #: machine reads few a second: a change it had no time to look at is not missed).
 CONFIRM_FRAMES = 20
+#: A pipeline that holds nothing pending this many frames after a change (the frame being
+#: read when it was made, then the vote's) has looked at it and will not look again.
+SETTLED_FRAMES = 1 + VOTES
 #: A card showing less than this share of itself cannot be seen to go.
 HIDDEN_SHARE = 0.3
 #: Dice sightings this close (recorded seconds) after the first of a throw are the same throw;
@@ -161,7 +164,10 @@ class DemoDirector:
     ``post`` is the conductor's; give the watcher :meth:`relay` as its ``post`` so the
     director sees what the pipeline confirms. ``timer`` is real time (for the give-up
     ``confirm_timeout``), ``frames`` counts the frames the pipeline has read (it gives up
-    only once ``CONFIRM_FRAMES`` were read since the change as well). A demo plays the
+    only once ``CONFIRM_FRAMES`` were read since the change as well), ``settled`` is the
+    frame count after which the pipeline last held nothing pending (the watcher's
+    ``settled_at``): settled ``SETTLED_FRAMES`` after a change it has not confirmed, it never
+    will, and the director gives up at once instead of waiting out the timeout. A demo plays the
     recorded game whatever the pipeline gets wrong: a change it does not confirm in time
     is posted as recorded, and a sighting the recording does not call for is held back;
     ``strict`` passes such sightings on too (to see what the pipeline alone would make of
@@ -179,6 +185,7 @@ class DemoDirector:
         strict: bool = False,
         timer: Clock = time.monotonic,
         frames: Callable[[], int] | None = None,
+        settled: Callable[[], int | None] | None = None,
     ) -> None:
         self.observations = list(observations)
         self.strict = strict
@@ -187,6 +194,7 @@ class DemoDirector:
         self.clock = clock
         self.confirm_timeout = confirm_timeout
         self.frames = frames
+        self.settled = settled
         self.report = DemoReport()
         self._timer = timer
         self._next = 0
@@ -362,8 +370,13 @@ class DemoDirector:
         return self.frames() if self.frames is not None else 0
 
     def _given_up(self, waiting: _Waiting) -> bool:
-        """Whether the wait is over: ``confirm_timeout`` passed, and, with a frame count,
-        ``CONFIRM_FRAMES`` read since the change."""
+        """Whether the wait is over: the pipeline settled (nothing voted on or smoothed) on a
+        frame read after the change and its vote, so it will not look again; else
+        ``confirm_timeout`` passed, and, with a frame count, ``CONFIRM_FRAMES`` read since
+        the change."""
+        settled_at = self.settled() if self.settled is not None else None
+        if settled_at is not None and settled_at >= waiting.frames + SETTLED_FRAMES:
+            return True
         timed_out = self._timer() - waiting.since >= self.confirm_timeout
         if self.frames is None:
             return timed_out
@@ -455,6 +468,7 @@ def simulated_demo(
     watcher = TableWatcher(table, table.layout.calibrated(table.calibration()), reader,
                            director.relay, clock, smoother=smoother)
     director.frames = lambda: watcher.frames_read
+    director.settled = lambda: watcher.settled_at
     return SimulatedDemo(start, clock, table, conductor, watcher, director)
 
 

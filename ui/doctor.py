@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from companion.paths import APP_NAME, CONFIG_ENV, DATA_DIR_ENV
 
 if TYPE_CHECKING:
-    from ui.health import Finding
+    from companion.findings import Finding
 
 OK_MARK = "ok     "
 PROBLEM_MARK = "PROBLEM"
@@ -58,7 +58,7 @@ def run_doctor(args: argparse.Namespace) -> int:
                                     "config")
     data = args.data_dir or _chosen(DATA_DIR_ENV, health.SERVICE_DATA_DIR if installed else None,
                                     "data")
-    checks: list[tuple[str, Callable[[], Finding]]] = [
+    checks: list[tuple[str, Callable[[], Finding | list[Finding]]]] = [
         ("camera", lambda: health.check_camera(args.camera)),
         ("gpio", health.check_gpio),
         ("display", health.check_display),
@@ -67,7 +67,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     ]
     if on_raspberry_pi():
         checks += [("touch", health.check_touch), ("service", health.check_service)]
-    findings = [_run(name, check) for name, check in checks]
+    findings = [finding for name, check in checks for finding in _run(name, check)]
     if args.json:
         print(json.dumps({"ok": all(f.ok for f in findings),
                           "checks": [f.to_json() for f in findings]}))
@@ -77,15 +77,17 @@ def run_doctor(args: argparse.Namespace) -> int:
     return 0 if all(f.ok for f in findings) else 1
 
 
-def _run(name: str, check: Callable[[], Finding]) -> Finding:
-    """Run one check; a system call that fails inside it is that check's problem, not a crash."""
-    from ui.health import problem
+def _run(name: str, check: Callable[[], Finding | list[Finding]]) -> list[Finding]:
+    """Run one check (its findings); a system call that fails inside it is that check's
+    problem, not a crash."""
+    from companion.findings import problem
 
     try:
-        return check()
+        found = check()
     except OSError as error:
-        return problem(name, f"the check could not run: {error}",
-                       "run it again as root to see whether it is a permission problem")
+        return [problem(name, f"the check could not run: {error}",
+                        "run it again as root to see whether it is a permission problem")]
+    return found if isinstance(found, list) else [found]
 
 
 def _chosen(variable: str, service_path: Path | None, kind: str) -> Path:
@@ -104,7 +106,7 @@ def _chosen(variable: str, service_path: Path | None, kind: str) -> Path:
 def report(findings: list[Finding]) -> list[str]:
     """One line per check, problems with their fix, and a last line counting them.
 
-    >>> from ui.health import good, problem
+    >>> from companion.findings import good, problem
     >>> for line in report([good("data", "/d: writable"), problem("gpio", "no GPIO", "use a Pi")]):
     ...     print(line)
     ok      data: /d: writable

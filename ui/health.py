@@ -1,10 +1,11 @@
 """The checks behind ``companion doctor``: each looks at one part of the set-up and says what is
 wrong and how to fix it.
 
-Every check returns one :class:`Finding`. Anything a check touches (device folders, the
-environment, the camera opener, the ``systemctl`` runner) is a parameter with the real thing
-as its default, so the tests give it tmp folders and fakes. Heavy modules (numpy, gpiozero)
-are imported inside the checks that need them.
+Every check returns a :class:`~companion.findings.Finding` (the camera's, one per measure of
+its frame, as ``companion camera --check`` finds them). Anything a check touches (device
+folders, the environment, the camera opener, the ``systemctl`` runner) is a parameter with the
+real thing as its default, so the tests give it tmp folders and fakes. Heavy modules (numpy,
+OpenCV, gpiozero) are imported inside the checks that need them.
 
 >>> check_display(dev=Path("/nonexistent"), environ={"WAYLAND_DISPLAY": "wayland-0"})
 Finding(check='display', ok=True, detail='desktop session (WAYLAND_DISPLAY=wayland-0)', fix='')
@@ -18,11 +19,11 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.findings import Finding, good, problem
 
 SERVICE = "companion.service"
 SERVICE_UNIT = Path("/etc/systemd/system") / SERVICE
@@ -38,33 +39,12 @@ Systemctl = Callable[[Sequence[str]], str]
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Finding:
-    """The outcome of one check: ``detail`` is what was found, ``fix`` what to do ("" if ok)."""
-
-    check: str
-    ok: bool
-    detail: str
-    fix: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """The finding as a JSON object: check, ok, detail, fix."""
-        return asdict(self)
-
-
-def good(check: str, detail: str) -> Finding:
-    """A passed check."""
-    return Finding(check, True, detail)
-
-
-def problem(check: str, detail: str, fix: str) -> Finding:
-    """A failed check: what is wrong and what to do about it."""
-    return Finding(check, False, detail, fix)
-
-
-def check_camera(spec: str, open_camera: Callable[[str], Any] | None = None) -> Finding:
-    """Open the camera ``spec`` (as ``companion camera`` does) and read one frame."""
+def check_camera(spec: str, open_camera: Callable[[str], Any] | None = None) -> list[Finding]:
+    """Open the camera ``spec`` (as ``companion camera`` does), read one frame and check it as
+    ``companion camera --check`` does (colour cast, exposure, sharpness, height: a card face
+    up on the table)."""
     from vision.camera import open_camera as real_open
+    from vision.camera_check import check_frame
 
     opener = real_open if open_camera is None else open_camera
     try:
@@ -81,9 +61,9 @@ def check_camera(spec: str, open_camera: Callable[[str], Any] | None = None) -> 
         else:
             fix = ("check the camera's ribbon cable (rpicam-hello --list-cameras lists it) or"
                    " plug in the USB camera; --camera SPEC tries another source")
-        return problem("camera", text, fix)
+        return [problem("camera", text, fix)]
     height, width = frame.shape[:2]
-    return good("camera", f"{name} gave a {width}x{height} frame")
+    return [good("camera", f"{name} gave a {width}x{height} frame"), *check_frame(frame)]
 
 
 def check_gpio(environ: Mapping[str, str] | None = None, present: bool | None = None) -> Finding:

@@ -14,7 +14,7 @@
   field of view. With a tilted camera it is the distance to the cards, roughly.
 
 >>> findings = check_frame(np.full((120, 160, 3), 90, np.uint8))
->>> [finding.measure for finding in findings]
+>>> [finding.check for finding in findings]
 ['colour cast', 'exposure', 'sharpness', 'camera height']
 >>> findings[-1].ok, findings[-1].fix
 (False, 'lay a card face up under the camera and check again')
@@ -23,11 +23,11 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from companion.findings import Finding, good, problem
 from vision.cards import CARD_PER_GLYPH, CardRecognizer
 from vision.light import white_gains
 from vision.outline import Quad, find_card_outlines, side
@@ -52,25 +52,6 @@ PI_CAMERA_FOV = 62.2
 CHANNELS = ("blue", "green", "red")
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One measure of the check: what was measured, whether it is fine, and the fix if not."""
-
-    measure: str
-    value: str
-    ok: bool
-    fix: str = ""
-
-    def line(self) -> str:
-        """The finding as one line of the report.
-
-        >>> Finding("exposure", "card white 231", True).line()
-        'exposure: card white 231 - ok'
-        """
-        verdict = "ok" if self.ok else f"FIX: {self.fix}"
-        return f"{self.measure}: {self.value} - {verdict}"
-
-
 def colour_cast(frame_bgr: np.ndarray) -> Finding:
     """Whether card white comes out grey."""
     gains = white_gains(frame_bgr)
@@ -79,12 +60,11 @@ def colour_cast(frame_bgr: np.ndarray) -> Finding:
         f"{c[0].upper()} {g:.2f}" for c, g in zip(CHANNELS, gains, strict=True)
     )
     if ratio <= CAST_RATIO:
-        return Finding("colour cast", f"none ({value})", True)
+        return good("colour cast", f"none ({value})")
     strong = CHANNELS[int(np.argmin(gains))]
-    return Finding(
+    return problem(
         "colour cast",
         f"{strong} cast ({value})",
-        False,
         "let the camera's automatic white balance settle while calibrating and then lock it "
         "(picamera2: AwbEnable, then ColourGains; the companion does this), or use a lamp "
         "of daylight colour",
@@ -98,17 +78,14 @@ def exposure(frame_bgr: np.ndarray) -> Finding:
     clipped = float(np.mean(frame_bgr[::2, ::2].min(axis=2) >= 250))
     value = f"card white {white:.0f}, clipped {100 * clipped:.1f} %"
     if white < DARK_WHITE:
-        return Finding(
-            "exposure", value, False, "too dark: more light on the table or a longer exposure"
-        )
+        return problem("exposure", value, "too dark: more light on the table or a longer exposure")
     if clipped > CLIPPED_SHARE:
-        return Finding(
+        return problem(
             "exposure",
             value,
-            False,
             "too bright: shorter exposure, or move the lamp so it does not reflect off the cards",
         )
-    return Finding("exposure", value, True)
+    return good("exposure", value)
 
 
 def edge_blur(frame_bgr: np.ndarray) -> float:
@@ -128,11 +105,10 @@ def sharpness(frame_bgr: np.ndarray) -> Finding:
     sigma = edge_blur(frame_bgr)
     value = f"edge blur about {sigma:.1f} px"
     if sigma <= BLUR_SIGMA:
-        return Finding("sharpness", value, True)
-    return Finding(
+        return good("sharpness", value)
+    return problem(
         "sharpness",
         value,
-        False,
         "focus the lens on the table, fix the camera so it does not shake, "
         "or add light for a shorter exposure",
     )
@@ -144,10 +120,9 @@ def camera_height(
     """The camera's height estimated from the size of the cards (outlines, else indices)."""
     reads = recognizer.read_indices(frame_bgr)
     if not reads:
-        return Finding(
+        return problem(
             "camera height",
             "no card index found",
-            False,
             "lay a card face up under the camera and check again",
         )
     glyph = float(np.median([read.candidate.glyph_size for read in reads]))
@@ -162,22 +137,20 @@ def camera_height(
     value = f"about {height_cm:.0f} cm (index glyphs {glyph:.0f} px, cards about {card_px:.0f} px)"
     if glyph < SMALL_GLYPH:
         goal = height_cm * glyph / SMALL_GLYPH
-        return Finding(
+        return problem(
             "camera height",
             value,
-            False,
             f"cards too small to read reliably: lower the camera to about {goal:.0f} cm "
             "or use a higher resolution",
         )
     if glyph > LARGE_GLYPH:
         goal = height_cm * glyph / LARGE_GLYPH
-        return Finding(
+        return problem(
             "camera height",
             value,
-            False,
             f"the camera sees little of the table: raise it to about {goal:.0f} cm",
         )
-    return Finding("camera height", value, True)
+    return good("camera height", value)
 
 
 def card_height_px(quad: Quad) -> float:

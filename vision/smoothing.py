@@ -108,6 +108,13 @@ class Smoother:
         self._last_now: float | None = None
 
     @property
+    def pending(self) -> bool:
+        """Whether a change is being held back: something seen not yet long enough, or a
+        card missing or in another zone not yet long enough."""
+        return any(not track.confirmed or track.missing_since is not None
+                   or track.change_since is not None for track in self._tracks)
+
+    @property
     def on_table(self) -> list[TableChange]:
         """What is confirmed on the table now, as ``placed``/``rolled`` changes."""
         return [

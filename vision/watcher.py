@@ -36,6 +36,7 @@ from companion.engine.clock import Clock
 from companion.engine.events import Event
 from companion.engine.observations import CameraStatus, Observation, Sighting
 from companion.errors import DeviceError
+from vision import heap
 from vision.camera import Camera, CameraFeed, Frame, Image
 from vision.cards import CardRecognizer
 from vision.dice import find_dice
@@ -49,6 +50,9 @@ log = logging.getLogger(__name__)
 
 CardReader = Callable[[Image], list[CardObservation]]
 """Reads the cards of one frame (pixel positions, no zones yet)."""
+CameraOpener = Callable[[], Camera]
+"""Opens a camera (``lambda: open_camera(spec)``); the watcher calls it on its own thread,
+again to reconnect after a loss."""
 Post = Callable[[Observation], None]
 
 #: A hidden card is still there while this share of its last outline lies under a card
@@ -165,6 +169,11 @@ class ChangeReader:
         self._changed = []
         return self.cards
 
+    @property
+    def voting(self) -> bool:
+        """Whether a changed part is still being voted on (read again on the next frames)."""
+        return bool(self._changed)
+
     def _restart(self, boxes: list[Box]) -> None:
         """A (new) change in ``boxes``: joined to any still being voted on, voted afresh."""
         self._changed = _merged(self._changed + boxes, self.reach + self.margin)
@@ -252,6 +261,14 @@ class _Stopped(Exception):
     """The watcher was stopped while waiting to reconnect the camera."""
 
 
+@dataclass
+class _Remembered:
+    """A card once read: where it was read last, and when it came there (an arrival number)."""
+
+    seen: CardObservation
+    came: int
+
+
 class CoverMemory:
     """Cards once read that now lie under a card laid since: still on the table.
 
@@ -259,6 +276,11 @@ class CoverMemory:
     that moved is newer). One not read now is still reported while a card that came
     later covers ``share`` of its last outline; neighbours that merely touch (outlines
     estimated from an index can reach past the card) hide nothing.
+
+    Two cards of one name (the two jokers) are remembered apart. A card read is the one of
+    its name read last time within ``MOVED_PIXELS``, else one hidden there (read again, or,
+    if one of its name was in view last time and is not now, that one laid on top of it),
+    else one of its name in view or gone from view since (it moved), else another card.
 
     >>> memory = CoverMemory()
     >>> low = CardObservation("7h", (5, 5), (1, 1), 0.9, ((0, 0), (10, 0), (10, 10), (0, 10)))
@@ -274,44 +296,76 @@ class CoverMemory:
 
     def __init__(self, share: float = COVERED_SHARE) -> None:
         self.share = share
-        self._last: dict[str, CardObservation] = {}
-        self._came: dict[str, int] = {}
+        self._cards: list[_Remembered] = []
         self._arrivals = 0
+        self._read: list[_Remembered] = []
+        self._hidden: list[_Remembered] = []
 
     def update(self, seen: list[CardObservation]) -> list[CardObservation]:
         """``seen`` plus the remembered cards hidden under one of them."""
-        names = {card.card for card in seen}
+        read: list[_Remembered] = []
         for card in seen:
-            last = self._last.get(card.card)
-            if last is None or math.dist(last.center, card.center) > MOVED_PIXELS:
-                self._arrivals += 1
-                self._came[card.card] = self._arrivals
-            self._last[card.card] = card
-        hidden = [
-            card
-            for name, card in self._last.items()
-            if name not in names and any(self._covers(top, card) for top in seen)
-        ]
-        return seen + hidden
+            read.append(self._remember(card, read))
+        unread = [card for card in self._cards if not _among(card, read)]
+        self._read = read
+        self._hidden = [card for card in unread if any(self._covers(top, card) for top in read)]
+        return seen + [card.seen for card in self._hidden]
 
     def forget(self, card: str) -> None:
-        """``card`` left the table."""
-        self._last.pop(card, None)
-        self._came.pop(card, None)
+        """``card`` left the table (of two of its name, one not reported now if there is)."""
+        named = [kept for kept in self._cards if kept.seen.card == card]
+        reported = self._read + self._hidden
+        gone = [kept for kept in named if not _among(kept, reported)] or named
+        if gone:
+            self._cards.remove(gone[0])
 
-    def _covers(self, top: CardObservation, below: CardObservation) -> bool:
-        if self._came[top.card] < self._came[below.card]:
+    def _remember(self, card: CardObservation, taken: list[_Remembered]) -> _Remembered:
+        """The memory of ``card``, read now (``taken``: the memories of the cards read
+        before it in this frame)."""
+        same = [kept for kept in self._cards
+                if kept.seen.card == card.card and not _among(kept, taken)]
+        in_view = [kept for kept in same if _among(kept, self._read)]
+        here = [kept for kept in same if math.dist(kept.seen.center, card.center) <= MOVED_PIXELS]
+        stayed = [kept for kept in here if _among(kept, self._read)]
+        if stayed:
+            stayed[0].seen = card
+            return stayed[0]
+        under = [kept for kept in here if _among(kept, self._hidden)]
+        if under and not in_view:  # read again where it lay hidden
+            under[0].seen = card
+            return under[0]
+        movers = in_view or [kept for kept in same if not _among(kept, self._hidden)]
+        self._arrivals += 1
+        if movers:
+            mover = min(movers, key=lambda kept: math.dist(kept.seen.center, card.center))
+            mover.seen, mover.came = card, self._arrivals
+            return mover
+        fresh = _Remembered(card, self._arrivals)
+        self._cards.append(fresh)
+        return fresh
+
+    def _covers(self, top: _Remembered, below: _Remembered) -> bool:
+        if top.came < below.came:
             return False
-        if len(top.corners) < 3 or len(below.corners) < 3:
+        if len(top.seen.corners) < 3 or len(below.seen.corners) < 3:
             return False
-        under = np.array(below.corners, np.float32)
-        area, _ = cv2.intersectConvexConvex(np.array(top.corners, np.float32), under)
+        under = np.array(below.seen.corners, np.float32)
+        area, _ = cv2.intersectConvexConvex(np.array(top.seen.corners, np.float32), under)
         return float(area) >= self.share * max(float(cv2.contourArea(under)), 1.0)
+
+
+def _among(card: _Remembered, cards: list[_Remembered]) -> bool:
+    """Whether ``card`` is one of ``cards`` (the same memory, not an equal one)."""
+    return any(card is other for other in cards)
 
 
 class TableWatcher(Closing):
     """Watches ``camera`` over a calibrated ``layout`` and posts what changes to ``post``.
 
+    ``camera`` is a camera, a feed, or a :data:`CameraOpener`: then the camera is opened on
+    the watcher's thread, so opening it (a Pi camera takes about a second, estimated) never
+    holds up the caller, and one that cannot open is :attr:`failure` and a lost
+    :class:`~companion.engine.observations.CameraStatus` posted.
     ``clock`` stamps frames (the referee's clock, so sightings carry its times), ``timer``
     paces the smoothing and the frame rate (a steady clock); ``max_fps`` keeps a camera
     that never waits (the simulated table) from taking a whole core. :meth:`start` the
@@ -321,7 +375,7 @@ class TableWatcher(Closing):
 
     def __init__(
         self,
-        camera: Camera | CameraFeed,
+        camera: Camera | CameraFeed | CameraOpener,
         layout: TableLayout,
         read_cards: CardReader,
         post: Post,
@@ -351,6 +405,10 @@ class TableWatcher(Closing):
         self.failure: BaseException | None = None
         self.frames_read = 0
         """Frames read so far (a slow machine reads fewer a second)."""
+        self.settled_at: int | None = None
+        """:attr:`frames_read` after the last frame when it left nothing pending (no change
+        being voted on or smoothed), else None: what the pipeline has not posted by then, it
+        will not post until the picture changes again."""
 
     # --- the caller's side ------------------------------------------------------------
 
@@ -402,6 +460,8 @@ class TableWatcher(Closing):
         self._times.append(now)
         self.frames_read += 1
         changes = self.smoother.update([*cards, *dice], now)
+        voting = isinstance(self.read_cards, ChangeReader) and self.read_cards.voting
+        self.settled_at = None if voting or self.smoother.pending else self.frames_read
         sightings = [_sighting(change, max(0.0, t - (now - change.t))) for change in changes]
         for sighting in sightings:
             if sighting.kind == "removed":
@@ -418,6 +478,7 @@ class TableWatcher(Closing):
         return self.layout.assign(shifted)
 
     def _run(self) -> None:
+        heap.keep_large_blocks_mapped()
         try:
             self._feed = self._open_feed()
             for item in self._feed:
@@ -426,20 +487,29 @@ class TableWatcher(Closing):
                 if isinstance(item, Frame):
                     started = self._timer()
                     self.process(item.image, item.t, item.number)
+                    heap.trim()  # what the frame's work freed (see vision.heap)
                     self._pause(1.0 / self.max_fps - (self._timer() - started))
                 else:
                     self.post(_camera_status(item))
         except _Stopped:
             pass
+        except DeviceError as error:  # the camera cannot be opened (or reopened): no bug
+            log.warning("the table watcher stopped: %s", error)
+            self._fail(error)
         except Exception as error:  # the watcher must say why it stopped, not vanish
-            self.failure = error
             log.exception("the table watcher stopped")
-            self.post(CameraStatus(lost=True, t=self.clock(), reason=str(error)))
+            self._fail(error)
+
+    def _fail(self, error: Exception) -> None:
+        self.failure = error
+        self.post(CameraStatus(lost=True, t=self.clock(), reason=str(error)))
 
     def _open_feed(self) -> CameraFeed:
         source = self._source
         if isinstance(source, CameraFeed):
             return source
+        if not isinstance(source, Camera):
+            return CameraFeed(source, clock=self.clock, sleep=self._wait)
         opened: list[Camera] = []
 
         def connect() -> Camera:

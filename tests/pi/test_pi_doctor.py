@@ -10,12 +10,14 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 import hardware.factory
 from companion.cli import main
 from companion.errors import DeviceError
+from companion.findings import good
 from tests.pi.test_pi_kiosk import fake_input_device
 from ui import doctor, health
 from ui.health import (
@@ -26,7 +28,6 @@ from ui.health import (
     check_gpio,
     check_service,
     check_touch,
-    good,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,14 +35,39 @@ PHOTO = Path("cards") / "photos-single" / "Qh.jpg"
 MULTI_TOUCH = f"{1 << 0x35 | 3:x}"
 
 
-def test_camera_gives_a_frame_from_a_replayed_photo(shared_data: Path) -> None:
-    finding = check_camera(str(shared_data / PHOTO))
-    assert finding.ok
-    assert finding.detail.startswith(f"replay of {shared_data / PHOTO} gave a ")
+def test_camera_gives_a_frame_from_a_replayed_photo_checked_as_camera_check_does(
+        shared_data: Path) -> None:
+    camera, *measures = check_camera(str(shared_data / PHOTO))
+    assert camera.ok
+    assert camera.detail.startswith(f"replay of {shared_data / PHOTO} gave a ")
+    assert [(m.check, m.ok) for m in measures] == [
+        ("colour cast", True), ("exposure", True), ("sharpness", True), ("camera height", True)]
+    assert measures[-1].detail.startswith("about ")
+
+
+def test_a_dark_camera_frame_with_no_card_is_each_measure_s_problem() -> None:
+    class Blank:
+        description = "blank camera"
+
+        def __enter__(self) -> Blank:
+            return self
+
+        def __exit__(self, *_: object) -> None:
+            return None
+
+        def read(self) -> np.ndarray:
+            return np.full((120, 160, 3), 90, np.uint8)
+
+    findings = check_camera("blank", open_camera=lambda spec: Blank())
+    assert [(f.check, f.ok) for f in findings] == [
+        ("camera", True), ("colour cast", True), ("exposure", False), ("sharpness", False),
+        ("camera height", False)]
+    assert findings[2].fix.startswith("too dark: more light on the table")
+    assert findings[-1].fix == "lay a card face up under the camera and check again"
 
 
 def test_a_missing_camera_is_a_problem_with_a_fix() -> None:
-    finding = check_camera("no/such/camera")
+    [finding] = check_camera("no/such/camera")
     assert (finding.ok, finding.detail) == (False, "no camera or replay file 'no/such/camera'")
     assert "rpicam-hello --list-cameras" in finding.fix
 
@@ -50,7 +76,7 @@ def test_a_busy_camera_says_to_stop_the_service() -> None:
     def busy(spec: str) -> None:
         raise DeviceError("cannot open Pi camera 0 (Device or resource busy)")
 
-    finding = check_camera("picamera2", open_camera=busy)
+    [finding] = check_camera("picamera2", open_camera=busy)
     assert not finding.ok
     assert finding.fix.startswith("the running app holds the camera: sudo systemctl stop")
 
@@ -258,7 +284,8 @@ def test_on_a_good_pi_every_check_passes_and_json_says_so(
     result = json.loads(capsys.readouterr().out)
     assert code == 0 and result["ok"] is True
     assert [c["check"] for c in result["checks"]] == [
-        "camera", "gpio", "display", "config", "data", "touch", "service"
+        "camera", "colour cast", "exposure", "sharpness", "camera height", "gpio", "display",
+        "config", "data", "touch", "service"
     ]
 
 
@@ -289,12 +316,13 @@ def test_the_real_command_on_this_machine(tmp_path: Path, shared_data: Path) -> 
     lines = done.stdout.splitlines()
     assert done.stderr == ""
     assert lines[0].startswith(f"ok      camera: replay of {shared_data / PHOTO} gave a ")
-    assert lines[3] == (
+    assert lines[4].startswith("ok      camera height: about ")
+    assert lines[7] == (
         f"PROBLEM config: {config}:2: hardware.hold_time: must be a number of seconds from 0.1"
         f" to 10.0, not 60. Fix: correct it (docs/hardware.md lists the keys) or remove {config}"
         " to use the defaults; until then the app runs on the defaults"
     )
-    assert lines[4].startswith(f"ok      data: {tmp_path}: writable, ")
+    assert lines[8].startswith(f"ok      data: {tmp_path}: writable, ")
     problems = sum(line.startswith("PROBLEM") for line in lines)
     assert lines[-1] == f"{problems} of {len(lines) - 1} checks found " + (
         "a problem" if problems == 1 else "problems"

@@ -17,6 +17,7 @@ from companion.engine.view import Outcome
 from companion.errors import ObservationError
 from ui.demo import (
     CONFIRM_FRAMES,
+    SETTLED_FRAMES,
     DemoClock,
     DemoDirector,
     load_recording,
@@ -263,6 +264,21 @@ def test_a_change_is_missed_only_once_the_pipeline_read_enough_frames_since() ->
     frames[0] = CONFIRM_FRAMES
     director.tick()
     assert posted == [placed] and director.report.missed == ["placed Qs in cell-0"]
+
+
+def test_a_change_the_pipeline_settled_without_is_given_up_at_once() -> None:
+    timer, posted, settled = Timer(), list[Observation](), [None]
+    placed = Sighting("placed", "10h", "corner-1", 0.0)
+    director = DemoDirector([placed], SimulatedTable(default_layout("medley")), posted.append,
+                            DemoClock(0.0, speed=10.0, timer=timer), confirm_timeout=3.0,
+                            timer=timer, frames=lambda: 0, settled=lambda: settled[0])
+    director.tick()
+    timer.now, settled[0] = 0.1, SETTLED_FRAMES - 1  # a frame read before the vote ended
+    director.tick()
+    assert posted == [] and not director.done
+    timer.now, settled[0] = 0.2, SETTLED_FRAMES  # looked at, voted, nothing pending
+    director.tick()
+    assert posted == [placed] and director.report.missed == ["placed 10h in corner-1"]
 
 
 def test_each_die_of_a_throw_is_posted_once_with_its_recorded_value() -> None:

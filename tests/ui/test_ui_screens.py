@@ -118,3 +118,19 @@ def test_snapshot_command_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
     assert done.stderr.strip().splitlines() == [
         f"companion snapshot: error: {tmp_path / 'x.jpg'}: the snapshot is a PNG: name it"
         " ....png"]
+
+
+def test_a_screen_is_made_when_first_asked_for(driver: Any) -> None:
+    from kivy.uix.screenmanager import ScreenManager
+
+    from ui.app import SCREENS
+    from ui.screens.base import Screens
+
+    manager = ScreenManager()
+    screens = Screens(driver.app, manager, SCREENS)
+    assert screens.made == () and manager.screen_names == [] and "teach" in screens
+    teach = screens["teach"]
+    assert screens.made == ("teach",) and manager.screen_names == ["teach"]
+    assert screens["teach"] is teach and len(screens) == len(SCREENS)
+    screens.make(["home", "table"])
+    assert manager.screen_names == ["teach", "home", "table"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -60,9 +61,10 @@ def test_a_snapshot_of_the_table_shows_the_camera_view_with_each_card_named(
     assert app.screens["table"].preview is app.preview
 
 
-def test_a_real_camera_reads_21x_cards_with_the_owner_s_taught_deck(
-        driver: Any, tmp_path: Path) -> None:
+def test_a_real_camera_reads_21x_cards_with_the_owner_s_taught_deck_opened_off_the_ui_thread(
+        driver: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import cv2
+    from kivy.clock import Clock
 
     from vision.layout import DEFAULT_LAYOUTS
     from vision.profile import DeckProfile, decks_dir
@@ -83,11 +85,76 @@ def test_a_real_camera_reads_21x_cards_with_the_owner_s_taught_deck(
     layout.parent.mkdir(exist_ok=True)
     table.layout.calibrated(table.calibration()).save(layout)
     app.camera = str(replay)
+    opener = GatedOpener(monkeypatch)
     try:
-        app.start_game(default_start("21x", 2))
+        app.start_game(default_start("21x", 2))  # returns while the camera is opening
+        assert opener.opening.wait(PIPELINE_SECONDS) and not opener.opened
+        shown = Clock.frames_displayed
+        driver.tick()
+        driver.frames(2)
+        assert Clock.frames_displayed >= shown + 3  # the window draws on meanwhile
+        opener.release.set()
         assert app.simulated is None and app.watcher is not None
         assert dealt_by_the_camera(driver) == [("ann", "6x"), ("ben", "prime")]
+        assert opener.opened and "camera" not in app.table_screen.title.text
     finally:
+        opener.release.set()
+        app.camera = None
+        app.watcher.stop()
+        layout.unlink()
+
+
+class GatedOpener:
+    """``vision.camera.open_camera`` held until :attr:`release` is set: a camera slow to
+    open (a Pi camera takes about a second), to show that the UI thread does not wait."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        import vision.camera
+
+        self.opening = threading.Event()
+        self.release = threading.Event()
+        self.opened = False
+        self._open = vision.camera.open_camera
+        monkeypatch.setattr(vision.camera, "open_camera", self)
+
+    def __call__(self, spec: str, **options: Any) -> Any:
+        self.opening.set()
+        self.release.wait(PIPELINE_SECONDS)
+        camera = self._open(spec, **options)
+        self.opened = True
+        return camera
+
+
+def test_a_missing_camera_is_told_on_the_table_and_the_game_goes_on_by_touch(
+        driver: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.layout import DEFAULT_LAYOUTS
+    from vision.profile import DeckProfile, decks_dir
+    from vision.simulated import SimulatedTable, builtin_expressions, simulated_deck
+
+    app = driver.app
+    taught = simulated_deck(builtin_expressions(), ["6x"], data=tmp_path)
+    DeckProfile("one-card", taught.faces, "21x").save(decks_dir(app.data_folder) / "one-card")
+    table = SimulatedTable(DEFAULT_LAYOUTS["21x"]())
+    layout = app.data_folder / "layouts" / "21x.toml"
+    layout.parent.mkdir(exist_ok=True)
+    table.layout.calibrated(table.calibration()).save(layout)
+    missing = tmp_path / "no-such-camera"
+    app.camera = str(missing)
+    opener = GatedOpener(monkeypatch)
+    try:
+        app.start_game(default_start("21x", 2))
+        assert opener.opening.wait(PIPELINE_SECONDS)
+        assert "camera" not in app.table_screen.title.text  # not known yet: still opening
+        opener.release.set()
+        deadline = time.monotonic() + PIPELINE_SECONDS
+        while app.watcher.failure is None and time.monotonic() < deadline:
+            driver.tick()
+        driver.tick()
+        assert f"camera: no camera or replay file '{missing}'" in app.table_screen.title.text
+        place(driver, "ann", "6X")  # by touch: straight to the game
+        assert [(d["player"], d["card"]) for d in logged(driver, "deal")] == [("ann", "6x")]
+    finally:
+        opener.release.set()
         app.camera = None
         app.watcher.stop()
         layout.unlink()

@@ -145,3 +145,61 @@ def test_an_uncalibrated_layout_is_refused() -> None:
     table = SimulatedTable(default_layout("trick"))
     with pytest.raises(LayoutError, match="not calibrated"):
         TableWatcher(table, table.layout, standard_reader(), print, ManualClock())
+
+
+def test_a_camera_opener_runs_on_the_watcher_s_thread_and_its_failure_is_posted() -> None:
+    import threading
+
+    from companion.errors import DeviceError
+    from vision.camera import Camera
+
+    table = SimulatedTable(default_layout("trick"), seed=3)
+    layout = table.layout.calibrated(table.calibration())
+    opened_on: list[str] = []
+
+    def opener() -> Camera:
+        opened_on.append(threading.current_thread().name)
+        raise DeviceError("no camera found")
+
+    posted: queue.Queue[Observation] = queue.Queue()
+    watcher = TableWatcher(opener, layout, standard_reader(), posted.put, ManualClock())
+    with watcher.start():
+        status = posted.get(timeout=10)
+    assert opened_on == ["table-watcher"]
+    assert isinstance(status, CameraStatus) and (status.lost, status.reason) == (
+        True, "no camera found")
+    assert isinstance(watcher.failure, DeviceError)
+
+
+def test_the_watcher_is_settled_once_a_change_is_voted_on_and_smoothed() -> None:
+    run = Run("trick")
+    run.frames(4)
+    assert run.watcher.settled_at == 4  # an empty table: nothing pending
+    run.table.place("Qs", "trick")
+    run.frames(1)
+    assert run.watcher.settled_at is None  # the change is being voted on
+    placed = run.frames(4)
+    assert [kind for kind, *_ in placed] == ["placed"] and run.watcher.settled_at == 9
+
+
+def test_two_cards_of_one_name_are_remembered_apart_on_a_pile() -> None:
+    from vision.observations import CardObservation
+    from vision.watcher import CoverMemory
+
+    def card(name: str, x: float) -> CardObservation:
+        corners = ((x - 30, 0.0), (x + 30, 0.0), (x + 30, 80.0), (x - 30, 80.0))
+        return CardObservation(name, (x, 40.0), (x - 25, 5.0), 0.9, corners)
+
+    memory = CoverMemory()
+
+    def shown(*seen: CardObservation) -> list[tuple[str, float]]:
+        return sorted((c.card, c.center[0]) for c in memory.update(list(seen)))
+
+    assert shown(card("JK", 100)) == [("JK", 100)]  # a joker on the discard pile
+    assert shown(card("Ks", 100)) == [("JK", 100), ("Ks", 100)]  # a king on top of it
+    # the other joker laid in a cell: both jokers are on the table
+    assert shown(card("Ks", 100), card("JK", 400)) == [("JK", 100), ("JK", 400), ("Ks", 100)]
+    # and moved onto the pile: on top of the king and the first joker
+    assert shown(card("JK", 101)) == [("JK", 100), ("JK", 101), ("Ks", 100)]
+    memory.forget("JK")  # a joker taken away: one not in view
+    assert shown(card("JK", 101)) == [("JK", 101), ("Ks", 100)]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from kivy.graphics import Color, Rectangle
-from kivy.uix.screenmanager import Screen
+from kivy.uix.screenmanager import Screen, ScreenManager
 
 from companion.engine.conductor import Update
 from companion.engine.observations import ButtonPress, TableStart
@@ -71,3 +71,40 @@ class AppScreen(Screen):  # type: ignore[misc]
 
     def _fit(self, *_: Any) -> None:
         self._background.pos, self._background.size = self.pos, self.size
+
+
+class Screens(Mapping[str, AppScreen]):
+    """The app's screens by name, each made (and added to ``manager``) when first asked
+    for or :meth:`make` d: a screen seldom opened (teach, settings) costs no memory until
+    it is."""
+
+    def __init__(self, host: Host, manager: ScreenManager,
+                 classes: Sequence[type[AppScreen]]) -> None:
+        self._host = host
+        self._manager = manager
+        self._classes = {screen_class.NAME: screen_class for screen_class in classes}
+        self._made: dict[str, AppScreen] = {}
+
+    def make(self, names: Sequence[str]) -> None:
+        """Make the screens ``names`` now."""
+        for name in names:
+            self[name]
+
+    def __getitem__(self, name: str) -> AppScreen:
+        screen = self._made.get(name)
+        if screen is None:
+            screen = self._classes[name](self._host)
+            self._made[name] = screen
+            self._manager.add_widget(screen)
+        return screen
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._classes)
+
+    def __len__(self) -> int:
+        return len(self._classes)
+
+    @property
+    def made(self) -> tuple[str, ...]:
+        """The screens made so far."""
+        return tuple(self._made)

@@ -74,6 +74,18 @@ class TableScreen(AppScreen):
         self.entries: list[Entry] = []
         self.first_die: int | None = None
 
+    def tell(self, notice: str) -> None:
+        """Show ``notice`` (about the table itself, not the game: a camera that failed to
+        open) in the title, in place of the game's phase ("" for the phase again)."""
+        self.notice = notice
+        self._show_title()
+
+    def _show_title(self) -> None:
+        view = self.view
+        if view is not None:
+            self.title.text = (f"[b]{GAME_NAMES.get(view.game, view.game)}[/b]\n"
+                               f"{self.notice or view.phase}")
+
     def set_preview(self, preview: Any) -> None:
         """Show the camera ``preview`` beside the layout."""
         self.preview = preview
@@ -98,8 +110,7 @@ class TableScreen(AppScreen):
         elif view == self.view and attention == self.attention_items:
             return
         self.view = view
-        self.title.text = (f"[b]{GAME_NAMES.get(view.game, view.game)}[/b]\n"
-                           f"{self.notice or view.phase}")
+        self._show_title()
         self.layout.show(view)
         self.layout.tick(self.host.now())
         self.buzz.text = self._buzz_text(view)
