@@ -36,7 +36,6 @@ from companion.engine.clock import Clock
 from companion.engine.events import Event
 from companion.engine.observations import CameraStatus, Observation, Sighting
 from companion.errors import DeviceError
-from vision import heap
 from vision.camera import Camera, CameraFeed, Frame, Image
 from vision.cards import CardRecognizer
 from vision.dice import find_dice
@@ -478,7 +477,6 @@ class TableWatcher(Closing):
         return self.layout.assign(shifted)
 
     def _run(self) -> None:
-        heap.keep_large_blocks_mapped()
         try:
             self._feed = self._open_feed()
             for item in self._feed:
@@ -487,7 +485,6 @@ class TableWatcher(Closing):
                 if isinstance(item, Frame):
                     started = self._timer()
                     self.process(item.image, item.t, item.number)
-                    heap.trim()  # what the frame's work freed (see vision.heap)
                     self._pause(1.0 / self.max_fps - (self._timer() - started))
                 else:
                     self.post(_camera_status(item))
