@@ -166,7 +166,8 @@ class BlobPixels:
         """How much redder than grey each blob's ink is (about 0 for black, 60+ for red)."""
         unique, inverse = np.unique(blobs, return_inverse=True)
         points = self.runs(unique)
-        pixels = self.region_bgr[self.ys[points], self.xs[points]].astype(np.int32)
+        flat = self.ys[points] * self.region_bgr.shape[1] + self.xs[points]
+        pixels = np.take(self.region_bgr.reshape(-1, 3), flat, axis=0).astype(np.int32)
         redness = pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])
         counts = self.counts[self.row[unique]]
         per_blob = np.add.reduceat(redness, np.cumsum(counts) - counts) / counts
@@ -321,8 +322,9 @@ def pairs_near(
     rows = np.repeat(np.arange(len(points)), counts)
     starts = np.repeat(low - (np.cumsum(counts) - counts), counts)
     columns = order[np.arange(len(rows)) + starts]
-    ordered = np.lexsort((columns, rows))
-    return rows[ordered], columns[ordered]
+    # Each (i, j) once: sorting one key i * n + j orders by i, then j.
+    keys = np.sort(rows * len(others) + columns)
+    return np.divmod(keys, len(others))
 
 
 #: Where small glyphs may be: (centre (x, y), glyph size) in frame pixels.
@@ -515,29 +517,26 @@ def candidates_at_scale(
     holes = HOLE_WEIGHT * np.minimum(2, glyph_holes(pixels, rank_glyphs)).astype(np.float32)
     ranks = np.hstack([ranks, layout.astype(np.float32), holes[:, None]])
     redness = pixels.redness(suit_index).tolist()
-    ups = (-downs).tolist()
-    centres, sizes, ids = blobs.centers.tolist(), blobs.sizes.tolist(), blobs.ids.tolist()
-    group_list, group_size_list = group_centres.tolist(), group_sizes.tolist()
-    group_members = groups.tolist()
-    candidates: list[IndexCandidate] = []
-    for n, (g, s) in enumerate(zip(rank_index.tolist(), suit_index.tolist(), strict=True)):
-        rank_x, rank_y = group_list[g]
-        suit_x, suit_y = centres[s]
-        candidates.append(
-            IndexCandidate(
-                rank_center=(rank_x, rank_y),
-                suit_center=(suit_x, suit_y),
-                up=(ups[n][0], ups[n][1]),
-                glyph_size=group_size_list[g],
-                suit_size=sizes[s],
-                rank_features=ranks[n],
-                suit_features=suits[n],
-                redness=redness[n],
-                rank_blobs=tuple(ids[m] for m in group_members[g] if m >= 0),
-                suit_blob=ids[s],
-            )
+    rank_x, rank_y = group_centres[rank_index].T.tolist()
+    suit_x, suit_y = blobs.centers[suit_index].T.tolist()
+    up_x, up_y = (-downs).T.tolist()
+    members = np.where(groups >= 0, blobs.ids[groups], -1)[rank_index].tolist()
+    # The fields in IndexCandidate's order, one candidate per position.
+    return list(
+        map(
+            IndexCandidate,
+            zip(rank_x, rank_y, strict=True),
+            zip(suit_x, suit_y, strict=True),
+            zip(up_x, up_y, strict=True),
+            group_sizes[rank_index].tolist(),
+            blobs.sizes[suit_index].tolist(),
+            ranks,
+            suits,
+            redness,
+            [(first,) if second < 0 else (first, second) for first, second in members],
+            blobs.ids[suit_index].tolist(),
         )
-    return candidates
+    )
 
 
 def glyph_holes(pixels: BlobPixels, glyphs: np.ndarray) -> np.ndarray:
