@@ -617,9 +617,9 @@ def splat_glyphs(
     """
     columns, rows = patch
     glyphs = len(counts)
-    counts = counts * len(subpixels)
-    xs = np.add.outer(xs, subpixels[:, 0]).ravel()
-    ys = np.add.outer(ys, subpixels[:, 1]).ravel()
+    # A row per sub-pixel offset, a column per pixel; per-glyph values spread over the columns.
+    xs = np.add.outer(subpixels[:, 0], xs)
+    ys = np.add.outer(subpixels[:, 1], ys)
     down_x, down_y = np.repeat(downs[:, 0], counts), np.repeat(downs[:, 1], counts)
     u = xs * down_y
     u -= ys * down_x
@@ -627,10 +627,10 @@ def splat_glyphs(
     v += ys * down_y
     starts = np.cumsum(counts) - counts
     half_step = 0.5 / np.sqrt(len(subpixels))
-    u_min = np.minimum.reduceat(u, starts) - half_step
-    v_min = np.minimum.reduceat(v, starts) - half_step
-    width = np.maximum.reduceat(u, starts) + half_step - u_min
-    height = np.maximum.reduceat(v, starts) + half_step - v_min
+    u_min = np.minimum.reduceat(u, starts, axis=1).min(axis=0) - half_step
+    v_min = np.minimum.reduceat(v, starts, axis=1).min(axis=0) - half_step
+    width = np.maximum.reduceat(u, starts, axis=1).max(axis=0) + half_step - u_min
+    height = np.maximum.reduceat(v, starts, axis=1).max(axis=0) + half_step - v_min
     u -= np.repeat(u_min, counts)
     u *= np.repeat(columns / width, counts)
     v -= np.repeat(v_min, counts)
@@ -643,7 +643,7 @@ def splat_glyphs(
     cell = row * columns
     cell += column
     cell += np.repeat(np.arange(0, glyphs * cells, cells), counts)
-    grid = np.bincount(cell, minlength=glyphs * cells)
+    grid = np.bincount(cell.ravel(), minlength=glyphs * cells)
     grids = grid.reshape(glyphs, rows, columns).astype(np.float32)
     grids = gaussian_matrix(rows, blur) @ grids @ gaussian_matrix(columns, blur).T
     flat = grids.reshape(glyphs, cells)
