@@ -262,12 +262,13 @@ def tile_column(
             blobs.ids[blob],
             out=mask[top + 1 : top + h + 1, 1 : w + 1],
         )
+    # The tile of each row (a wall row counted with the tile above it).
+    row_tile = np.repeat(np.arange(len(chosen)), heights + 1)[: len(mask)]
     tile_rows, tile_columns = np.divmod(np.flatnonzero(mask), width)
-    tile = np.searchsorted(tops, tile_rows, "right") - 1
-    xs = tile_columns - 1 + boxes[tile, 0]
-    ys = tile_rows - 1 - tops[tile] + boxes[tile, 1]
+    tile = row_tile[tile_rows]
+    xs = tile_columns + (boxes[:, 0] - 1)[tile]
+    ys = tile_rows + (boxes[:, 1] - 1 - tops)[tile]
     counts = np.bincount(tile, minlength=len(chosen))
-    row_tile = np.searchsorted(tops, np.arange(len(mask)), "right") - 1
     in_tile = np.arange(len(mask)) - tops[row_tile] < heights[row_tile]
     row_widths = np.where(in_tile, boxes[row_tile, 2] + 2, 0)
     gaps = (np.arange(width) < row_widths[:, None]) & ~mask
