@@ -645,10 +645,14 @@ def splat_glyphs(
     cell += column
     cell += np.repeat(np.arange(0, glyphs * cells, cells), counts)
     grid = np.bincount(cell.ravel(), minlength=glyphs * cells)
-    grids = grid.reshape(glyphs, rows, columns).astype(np.float32)
-    grids = gaussian_matrix(rows, blur) @ grids @ gaussian_matrix(columns, blur).T
-    flat = grids.reshape(glyphs, cells)
-    flat -= flat.mean(axis=1, keepdims=True)
-    flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
-    aspect = ASPECT_WEIGHT * np.minimum(width / height, 3.0)
-    return np.hstack([flat, aspect[:, None].astype(np.float32)]), height
+    grids = gaussian_matrix(rows, blur) @ grid.reshape(glyphs, rows, columns).astype(np.float32)
+    # Blurred along the rows in one product for all glyphs (the same sums per value).
+    flat = (grids.reshape(glyphs * rows, columns) @ gaussian_matrix(columns, blur).T).reshape(
+        glyphs, cells
+    )
+    flat -= flat.sum(axis=1, keepdims=True) / cells
+    flat /= np.sqrt(np.add.reduce(flat * flat, axis=1, keepdims=True)) + 1e-6
+    features = np.empty((glyphs, cells + 1), np.float32)
+    features[:, :cells] = flat
+    features[:, cells] = ASPECT_WEIGHT * np.minimum(width / height, 3.0)
+    return features, height
