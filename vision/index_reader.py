@@ -204,9 +204,12 @@ def find_ink_blobs(
     darkest = np.ascontiguousarray(darkest)
     level = card_white_level(darkest) if white_level is None else white_level
     white = cv2.compare(darkest, white_threshold(frame_bgr, darkest, level), cv2.CMP_GT)
-    ink = cv2.adaptiveThreshold(
-        darkest, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, INK_CONTRAST
+    # Ink: at least INK_CONTRAST below the mean of the block around it (what
+    # cv2.adaptiveThreshold's mean method gives, without its per-pixel table lookup).
+    mean = cv2.boxFilter(
+        darkest, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED
     )
+    _, ink = cv2.threshold(cv2.subtract(mean, darkest), INK_CONTRAST - 1, 255, cv2.THRESH_BINARY)
     # Ink near card white: more than 60 white pixels in the 15 x 15 square around it
     # (the normalised box mean of 0/255 is then at least round(61 * 255 / 225) = 69).
     _, near_white = cv2.threshold(cv2.boxFilter(white, cv2.CV_8U, (15, 15)), 68, 255, 0)
