@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -305,9 +306,11 @@ def measure() -> None:
     accuracy_figures(recognizer, CardRecognizer(sure_level=0.0))
     taught_figures()
     frames = frames_1280x720(deal_photos())
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     full = [
         cpu_and_wall_ms(lambda frame=frame: recognizer.recognize(frame), 7) for frame in frames
     ]
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
     print(
         "cards: full detection 1280x720, one core: process time best "
         + ", ".join(f"{best:.1f}" for best, _, _ in full)
@@ -315,7 +318,8 @@ def measure() -> None:
         + ", ".join(f"{median:.1f}" for _, median, _ in full)
         + " ms (goal <= 25 ms); wall median "
         + ", ".join(f"{wall:.1f}" for _, _, wall in full)
-        + f" ms; load average {os.getloadavg()[0]:.1f}"
+        + f" ms; {faults / (7 * len(frames)):.0f} page faults per frame"
+        + f"; load average {os.getloadavg()[0]:.1f}"
     )
     stage_figures(recognizer, frames)
     outline_figures(recognizer)

@@ -166,7 +166,8 @@ class BlobPixels:
         """How much redder than grey each blob's ink is (about 0 for black, 60+ for red)."""
         unique, inverse = np.unique(blobs, return_inverse=True)
         points = self.runs(unique)
-        pixels = self.region_bgr[self.ys[points], self.xs[points]].astype(np.int32)
+        flat = self.ys[points] * self.region_bgr.shape[1] + self.xs[points]
+        pixels = np.take(self.region_bgr.reshape(-1, 3), flat, axis=0).astype(np.int32)
         redness = pixels[:, 2] - np.maximum(pixels[:, 0], pixels[:, 1])
         counts = self.counts[self.row[unique]]
         per_blob = np.add.reduceat(redness, np.cumsum(counts) - counts) / counts
@@ -203,9 +204,12 @@ def find_ink_blobs(
     darkest = np.ascontiguousarray(darkest)
     level = card_white_level(darkest) if white_level is None else white_level
     white = cv2.compare(darkest, white_threshold(frame_bgr, darkest, level), cv2.CMP_GT)
-    ink = cv2.adaptiveThreshold(
-        darkest, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, INK_CONTRAST
+    # Ink: at least INK_CONTRAST below the mean of the block around it (what
+    # cv2.adaptiveThreshold's mean method gives, without its per-pixel table lookup).
+    mean = cv2.boxFilter(
+        darkest, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED
     )
+    _, ink = cv2.threshold(cv2.subtract(mean, darkest), INK_CONTRAST - 1, 255, cv2.THRESH_BINARY)
     # Ink near card white: more than 60 white pixels in the 15 x 15 square around it
     # (the normalised box mean of 0/255 is then at least round(61 * 255 / 225) = 69).
     _, near_white = cv2.threshold(cv2.boxFilter(white, cv2.CV_8U, (15, 15)), 68, 255, 0)
@@ -247,8 +251,8 @@ def tile_column(
     """The pixels (xs, ys, blob after blob), pixel counts and hole counts of blobs ``chosen``.
 
     Their masks are stacked in one column of tiles (a blob's box with one pixel of border,
-    a wall row between tiles), so one ``nonzero`` finds every pixel and one labelling of
-    the tiles' gaps (border included) every hole.
+    a wall row between tiles), so one ``nonzero`` finds every pixel, and one labelling of
+    the gaps (border included) of the tiles that have any hole measures every hole.
     """
     boxes = blobs.boxes[chosen]
     heights = boxes[:, 3] + 2
@@ -261,20 +265,55 @@ def tile_column(
             blobs.ids[blob],
             out=mask[top + 1 : top + h + 1, 1 : w + 1],
         )
+    # The tile of each row (a wall row counted with the tile above it).
+    row_tile = np.repeat(np.arange(len(chosen)), heights + 1)[: len(mask)]
     tile_rows, tile_columns = np.divmod(np.flatnonzero(mask), width)
-    tile = np.searchsorted(tops, tile_rows, "right") - 1
-    xs = tile_columns - 1 + boxes[tile, 0]
-    ys = tile_rows - 1 - tops[tile] + boxes[tile, 1]
+    tile = row_tile[tile_rows]
+    xs = tile_columns + (boxes[:, 0] - 1)[tile]
+    ys = tile_rows + (boxes[:, 1] - 1 - tops)[tile]
     counts = np.bincount(tile, minlength=len(chosen))
-    row_tile = np.searchsorted(tops, np.arange(len(mask)), "right") - 1
-    in_tile = np.arange(len(mask)) - tops[row_tile] < heights[row_tile]
-    row_widths = np.where(in_tile, boxes[row_tile, 2] + 2, 0)
-    gaps = (np.arange(width) < row_widths[:, None]) & ~mask
-    _, _, stats, _ = cv2.connectedComponentsWithStats(gaps.view(np.uint8), connectivity=4)
-    owner = np.searchsorted(tops, stats[1:, cv2.CC_STAT_TOP], "right") - 1
-    large = stats[1:, cv2.CC_STAT_AREA] >= HOLE_SHARE * (boxes[:, 2] * boxes[:, 3])[owner]
-    holes = np.bincount(owner[large], minlength=len(chosen)) - 1
+    # A tile holds one 8-connected blob, so it has 1 - (its Euler number) holes; only tiles
+    # with some hole have their gaps labelled, to leave out holes under ``HOLE_SHARE``.
+    holes = 1 - euler_numbers(mask, row_tile, len(chosen))
+    rows = np.flatnonzero((holes > 0)[row_tile])
+    if len(rows):
+        holed_tile = row_tile[rows]
+        in_tile = rows - tops[holed_tile] < heights[holed_tile]
+        row_widths = np.where(in_tile, boxes[holed_tile, 2] + 2, 0)
+        gaps = (np.arange(width) < row_widths[:, None]) & ~mask[rows]
+        _, _, stats, _ = cv2.connectedComponentsWithStats(gaps.view(np.uint8), connectivity=4)
+        owner = holed_tile[stats[1:, cv2.CC_STAT_TOP]]
+        large = stats[1:, cv2.CC_STAT_AREA] >= HOLE_SHARE * (boxes[:, 2] * boxes[:, 3])[owner]
+        # Less one per tile: the gap around the blob.
+        measured = np.bincount(owner[large], minlength=len(chosen)) - 1
+        holes = np.where(holes > 0, measured, 0)
     return xs, ys, counts, holes
+
+
+#: Each 2 x 2 pattern of a mask by its code (top left 1, top right 2, bottom left 4, bottom
+#: right 8), and what it adds to four times the Euler number (8-connected), plus 2 so it is
+#: a byte: +1 for one set cell, -1 for three, -2 for two on a diagonal (Gray's bit quads).
+QUAD_CODE = np.array([[1, 2], [4, 8]], np.float32)
+QUAD_EULER = np.full(256, 2, np.uint8)
+QUAD_EULER[:16] = np.array([2, 3, 3, 2, 3, 2, 0, 1, 3, 0, 2, 1, 2, 1, 1, 2], np.uint8)
+
+
+def euler_numbers(mask: np.ndarray, row_tile: np.ndarray, tiles: int) -> np.ndarray:
+    """The Euler number (components less holes, 8-connected) of each of ``tiles`` tiles of
+    the bool ``mask`` whose rows belong to tile ``row_tile`` (tiles apart by an empty row,
+    an empty last row and column).
+
+    >>> ring = np.zeros((5, 5), bool); ring[1:4, 1:4] = True; ring[2, 2] = False
+    >>> bars = np.zeros((5, 5), bool); bars[1:4, 1] = True; bars[1:4, 3] = True
+    >>> euler_numbers(np.vstack([ring, np.zeros((1, 5), bool), bars]),
+    ...               np.repeat([0, 1], [6, 5]), 2).tolist()
+    [0, 2]
+    """
+    codes = cv2.filter2D(mask.view(np.uint8), -1, QUAD_CODE, anchor=(0, 0),
+                         borderType=cv2.BORDER_CONSTANT)
+    sums = cv2.reduce(cv2.LUT(codes, QUAD_EULER), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
+    fours = sums[:, 0].astype(np.int64) - 2 * mask.shape[1]
+    return np.bincount(row_tile, weights=fours, minlength=tiles).astype(np.int64) // 4
 
 
 def rank_groups(
@@ -321,8 +360,9 @@ def pairs_near(
     rows = np.repeat(np.arange(len(points)), counts)
     starts = np.repeat(low - (np.cumsum(counts) - counts), counts)
     columns = order[np.arange(len(rows)) + starts]
-    ordered = np.lexsort((columns, rows))
-    return rows[ordered], columns[ordered]
+    # Each (i, j) once: sorting one key i * n + j orders by i, then j.
+    keys = np.sort(rows * len(others) + columns)
+    return np.divmod(keys, len(others))
 
 
 #: Where small glyphs may be: (centre (x, y), glyph size) in frame pixels.
@@ -515,29 +555,26 @@ def candidates_at_scale(
     holes = HOLE_WEIGHT * np.minimum(2, glyph_holes(pixels, rank_glyphs)).astype(np.float32)
     ranks = np.hstack([ranks, layout.astype(np.float32), holes[:, None]])
     redness = pixels.redness(suit_index).tolist()
-    ups = (-downs).tolist()
-    centres, sizes, ids = blobs.centers.tolist(), blobs.sizes.tolist(), blobs.ids.tolist()
-    group_list, group_size_list = group_centres.tolist(), group_sizes.tolist()
-    group_members = groups.tolist()
-    candidates: list[IndexCandidate] = []
-    for n, (g, s) in enumerate(zip(rank_index.tolist(), suit_index.tolist(), strict=True)):
-        rank_x, rank_y = group_list[g]
-        suit_x, suit_y = centres[s]
-        candidates.append(
-            IndexCandidate(
-                rank_center=(rank_x, rank_y),
-                suit_center=(suit_x, suit_y),
-                up=(ups[n][0], ups[n][1]),
-                glyph_size=group_size_list[g],
-                suit_size=sizes[s],
-                rank_features=ranks[n],
-                suit_features=suits[n],
-                redness=redness[n],
-                rank_blobs=tuple(ids[m] for m in group_members[g] if m >= 0),
-                suit_blob=ids[s],
-            )
+    rank_x, rank_y = group_centres[rank_index].T.tolist()
+    suit_x, suit_y = blobs.centers[suit_index].T.tolist()
+    up_x, up_y = (-downs).T.tolist()
+    members = np.where(groups >= 0, blobs.ids[groups], -1)[rank_index].tolist()
+    # The fields in IndexCandidate's order, one candidate per position.
+    return list(
+        map(
+            IndexCandidate,
+            zip(rank_x, rank_y, strict=True),
+            zip(suit_x, suit_y, strict=True),
+            zip(up_x, up_y, strict=True),
+            group_sizes[rank_index].tolist(),
+            blobs.sizes[suit_index].tolist(),
+            ranks,
+            suits,
+            redness,
+            [(first,) if second < 0 else (first, second) for first, second in members],
+            blobs.ids[suit_index].tolist(),
         )
-    return candidates
+    )
 
 
 def glyph_holes(pixels: BlobPixels, glyphs: np.ndarray) -> np.ndarray:
@@ -618,9 +655,9 @@ def splat_glyphs(
     """
     columns, rows = patch
     glyphs = len(counts)
-    counts = counts * len(subpixels)
-    xs = np.add.outer(xs, subpixels[:, 0]).ravel()
-    ys = np.add.outer(ys, subpixels[:, 1]).ravel()
+    # A row per sub-pixel offset, a column per pixel; per-glyph values spread over the columns.
+    xs = np.add.outer(subpixels[:, 0], xs)
+    ys = np.add.outer(subpixels[:, 1], ys)
     down_x, down_y = np.repeat(downs[:, 0], counts), np.repeat(downs[:, 1], counts)
     u = xs * down_y
     u -= ys * down_x
@@ -628,10 +665,10 @@ def splat_glyphs(
     v += ys * down_y
     starts = np.cumsum(counts) - counts
     half_step = 0.5 / np.sqrt(len(subpixels))
-    u_min = np.minimum.reduceat(u, starts) - half_step
-    v_min = np.minimum.reduceat(v, starts) - half_step
-    width = np.maximum.reduceat(u, starts) + half_step - u_min
-    height = np.maximum.reduceat(v, starts) + half_step - v_min
+    u_min = np.minimum.reduceat(u, starts, axis=1).min(axis=0) - half_step
+    v_min = np.minimum.reduceat(v, starts, axis=1).min(axis=0) - half_step
+    width = np.maximum.reduceat(u, starts, axis=1).max(axis=0) + half_step - u_min
+    height = np.maximum.reduceat(v, starts, axis=1).max(axis=0) + half_step - v_min
     u -= np.repeat(u_min, counts)
     u *= np.repeat(columns / width, counts)
     v -= np.repeat(v_min, counts)
@@ -644,11 +681,15 @@ def splat_glyphs(
     cell = row * columns
     cell += column
     cell += np.repeat(np.arange(0, glyphs * cells, cells), counts)
-    grid = np.bincount(cell, minlength=glyphs * cells)
-    grids = grid.reshape(glyphs, rows, columns).astype(np.float32)
-    grids = gaussian_matrix(rows, blur) @ grids @ gaussian_matrix(columns, blur).T
-    flat = grids.reshape(glyphs, cells)
-    flat -= flat.mean(axis=1, keepdims=True)
-    flat /= np.linalg.norm(flat, axis=1, keepdims=True) + 1e-6
-    aspect = ASPECT_WEIGHT * np.minimum(width / height, 3.0)
-    return np.hstack([flat, aspect[:, None].astype(np.float32)]), height
+    grid = np.bincount(cell.ravel(), minlength=glyphs * cells)
+    grids = gaussian_matrix(rows, blur) @ grid.reshape(glyphs, rows, columns).astype(np.float32)
+    # Blurred along the rows in one product for all glyphs (the same sums per value).
+    flat = (grids.reshape(glyphs * rows, columns) @ gaussian_matrix(columns, blur).T).reshape(
+        glyphs, cells
+    )
+    flat -= flat.sum(axis=1, keepdims=True) / cells
+    flat /= np.sqrt(np.add.reduce(flat * flat, axis=1, keepdims=True)) + 1e-6
+    features = np.empty((glyphs, cells + 1), np.float32)
+    features[:, :cells] = flat
+    features[:, cells] = ASPECT_WEIGHT * np.minimum(width / height, 3.0)
+    return features, height

@@ -75,10 +75,24 @@ def balance(frame_bgr: np.ndarray) -> np.ndarray:
     return apply_gains(frame_bgr, white_gains(frame_bgr))
 
 
+#: Erosion by this row kernel, anchored on its first cell, takes the minimum of a value and
+#: the two after it: at every third value of a BGR row, one pixel's three channels.
+PIXEL_CHANNELS = np.ones((1, 3), np.uint8)
+
+
 def darkest_channel(frame_bgr: np.ndarray) -> np.ndarray:
-    """The per-pixel minimum of B, G and R: low for black and for red print."""
-    blue, green, red = cv2.split(frame_bgr)
-    return np.asarray(cv2.min(cv2.min(blue, green), red))
+    """The per-pixel minimum of B, G and R: low for black and for red print.
+
+    The frame's rows are taken as rows of single values, eroded by ``PIXEL_CHANNELS`` and
+    the first channel of each pixel kept (faster than splitting the channels).
+
+    >>> darkest_channel(np.array([[[9, 4, 7], [1, 8, 3]]], np.uint8)).tolist()
+    [[4, 1]]
+    """
+    height, width = frame_bgr.shape[:2]
+    rows = np.ascontiguousarray(frame_bgr).reshape(height, 3 * width)
+    eroded = cv2.erode(rows, PIXEL_CHANNELS, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.extractChannel(eroded.reshape(height, width, 3), 0))
 
 
 def card_white_level(darkest: np.ndarray, step: int = 4) -> float:

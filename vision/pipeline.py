@@ -25,6 +25,7 @@ from typing import TypeVar
 import numpy as np
 
 from vision.closer_look import closer_look
+from vision.frame_memory import keep_freed_memory
 from vision.glyph_reads import IndexRead, read_glyphs
 from vision.glyphs import GlyphModel
 from vision.index_reader import Region, index_candidates
@@ -88,7 +89,8 @@ class CardReader:
     joker pictures (:func:`~vision.one_per_card.joker_templates` by default). With
     ``one_deck`` a name read at two places that cannot be one card is reported sure once
     and unsure elsewhere. Index reads under ``min_confidence`` are not used at all;
-    observations under ``sure_level`` are reported with ``unsure=True``.
+    observations under ``sure_level`` are reported with ``unsure=True``. Making one keeps
+    freed frame buffers in the process (:func:`~vision.frame_memory.keep_freed_memory`).
     """
 
     def __init__(
@@ -105,6 +107,7 @@ class CardReader:
         self.one_deck = one_deck
         self.min_confidence = min_confidence
         self.sure_level = sure_level
+        keep_freed_memory()
 
     def read(
         self, frame_bgr: np.ndarray, gains: tuple[float, float, float] | None = None
