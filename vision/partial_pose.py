@@ -32,9 +32,6 @@ KNOWN_WEIGHT = 4.0
 #: at least this share of the shorter, measure a card across (:func:`calipers`).
 PARALLEL_DEGREES = 4.0
 MIN_OVERLAP = 0.3
-#: Each estimated width is tried as it is and grown: the white inside a celebrity card's
-#: golden border is narrower than a whole card.
-WIDTH_STEPS = (1.0,)
 #: The card under a card read is looked for moved along its short side by these shares
 #: of that side (a row; moved along the long side as well, a column's icon strips were
 #: read wrong more often).
@@ -237,7 +234,7 @@ def hypotheses(corner: Corner, widths: Sequence[float]) -> list[Quad]:
     quads = []
     px, py = corner.point
     (fx, fy), (sx, sy) = corner.directions
-    for width in (size * step for size in widths for step in WIDTH_STEPS):
+    for width in widths:
         short, long = width, width * CARD_ASPECT
         for along_first, along_second in ((short, long), (long, short)):
             a = (px + fx * along_first, py + fy * along_first)
