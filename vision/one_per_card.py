@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.closer_look import SAME_PLACE, dwarfed
 from vision.glyph_reads import IndexRead
-from vision.index_reader import CARD_PER_GLYPH, IndexCandidate
+from vision.index_reader import CARD_PER_GLYPH, SMALL_GLYPH, IndexCandidate
 from vision.light import LitFrame
 from vision.observations import CardObservation
 from vision.outline import Quad
@@ -250,22 +250,27 @@ def estimated_outline(candidate: IndexCandidate) -> Quad:
 def pip_checked(
     image: np.ndarray, reads: Sequence[IndexRead], outlines: Sequence[Quad]
 ) -> list[IndexRead]:
-    """``reads`` without those of a court rank (J, Q, K) inside a whole card (outline)
-    that shows 2-10 centre pips in ``image`` (grey or BGR): a far camera's 6-9 px "10"
-    can look like a J, while its 6-8 px pips are plain. (Number ranks are not checked
-    against the count: two pips blurred into one made an 8 count 7.)"""
+    """``reads`` without those of a court rank (J, Q, K) with small glyphs (under
+    ``SMALL_GLYPH`` px) inside a whole card (outline) that shows 2-10 centre pips in
+    ``image`` (grey or BGR): a far camera's 6-9 px "10" can look like a J, while its
+    6-8 px pips are plain. Larger glyphs are read well enough to trust, and a court
+    picture can split into blobs of one size (the felt webcam deck's Qs counts 8).
+    (Number ranks are not checked against the count: two pips blurred into one made an 8
+    count 7.)"""
     grey = grey_of(image)
     counts: dict[int, int | None] = {}
     kept: list[IndexRead] = []
     for read in reads:
+        if read.candidate.glyph_size >= SMALL_GLYPH or read.reading.rank not in COURT_RANKS:
+            kept.append(read)
+            continue
         holder = next(
             (n for n, quad in enumerate(outlines) if inside_quad(read.candidate.center, quad)),
             None,
         )
         if holder is not None and holder not in counts:
             counts[holder] = centre_pips(grey, outlines[holder])
-        pips = counts.get(holder) if holder is not None else None
-        if pips is None or read.reading.rank not in COURT_RANKS:
+        if holder is None or counts[holder] is None:
             kept.append(read)
     return kept
 
