@@ -23,7 +23,7 @@ from vision.glyph_reads import IndexRead
 from vision.index_reader import CARD_PER_GLYPH, SMALL_GLYPH, IndexCandidate
 from vision.light import LitFrame
 from vision.observations import CardObservation
-from vision.outline import Quad
+from vision.outline import ASPECT_RANGE, Quad, aspect
 
 #: From one index to the opposite one, in the first index's upright frame: the slope
 #: (down over across) and the length in glyph sizes that decks from square-ish poker
@@ -87,6 +87,7 @@ def cards_of(
     pips checked, corners merged, fitted to the ``outlines``, the one-deck rule (with
     ``one_deck``), observations under ``sure_level`` marked unsure, and the whole jokers
     (``jokers``: :func:`joker_templates`)."""
+    outlines = single_cards(outlines, reads)
     # The grey picture is made only for frames with whole cards (backs, pips, jokers).
     pictures = card_images(lit.grey, outlines) if outlines else []
     backs = [
@@ -101,6 +102,20 @@ def cards_of(
         cards = once_per_name(cards)
     cards = [replace(card, unsure=True) if card.confidence < sure_level else card for card in cards]
     return cards + find_jokers(outlines, pictures, reads, jokers)
+
+
+def single_cards(outlines: Sequence[Quad], reads: Sequence[IndexRead]) -> list[Quad]:
+    """The ``outlines`` that hold one card: those longer than a card seen straight
+    (``ASPECT_RANGE``: a card across a tilted camera's view, or a cascade of overlapping
+    cards) only while every read inside names one card."""
+    kept: list[Quad] = []
+    for quad in outlines:
+        if aspect(quad) > ASPECT_RANGE[1]:
+            names = {r.card for r in reads if inside_quad(r.candidate.center, quad)}
+            if len(names) > 1:
+                continue
+        kept.append(quad)
+    return kept
 
 
 def find_jokers(
