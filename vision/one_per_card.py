@@ -18,7 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.closer_look import SAME_PLACE, dwarfed
+from vision.closer_look import SAME_PLACE, dwarfed, oversized
 from vision.glyph_reads import IndexRead
 from vision.index_reader import CARD_PER_GLYPH, SMALL_GLYPH, IndexCandidate
 from vision.light import LitFrame
@@ -68,11 +68,12 @@ COURT_RANKS = frozenset("JQK")
 
 def index_reads(reads: Sequence[IndexRead]) -> list[IndexRead]:
     """The reads of a frame settled: no ink blob in two reads (the most confident keep
-    theirs), no picture fragments (much smaller than the reads around them,
-    :func:`vision.closer_look.dwarfed`)."""
+    theirs), no picture fragments: much smaller than the reads around them
+    (:func:`vision.closer_look.dwarfed`), then much larger (:func:`oversized`)."""
     reads = exclusive_reads(reads)
     tiny = dwarfed([r.candidate for r in reads], reads)
-    return [read for read, fragment in zip(reads, tiny, strict=True) if not fragment]
+    reads = [read for read, fragment in zip(reads, tiny, strict=True) if not fragment]
+    return [read for read, fragment in zip(reads, oversized(reads), strict=True) if not fragment]
 
 
 def cards_of(
