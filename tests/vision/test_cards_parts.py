@@ -59,6 +59,8 @@ def test_jokers_are_named_jk(shared_data: Path, name: str, angle: float) -> None
     cards = CardRecognizer().recognize(frame)
     assert [seen.card for seen in cards] == ["JK"]
     assert len(cards[0].corners) == 4
+    # J2 and the four-colour joker match their own pictures at only 0.59-0.69: unsure.
+    assert cards[0].unsure == (name != "J1.png")
 
 
 @pytest.mark.parametrize("name", ["B1.png", "B2.png"])
