@@ -57,11 +57,11 @@ def rates(result: Tally, recognizer: CardRecognizer) -> tuple[float, float]:
 
 
 def test_webcam_over_felt_with_chips(felt: list[Shot], recognizer: CardRecognizer) -> None:
-    # Never trained or tuned on. Short of the 95 % goal (far row and foreshortened
-    # indices); the wrong-report goal is met.
+    # Never trained or tuned on. 91.9 %: short of the 95 % goal (indices of sideways cards
+    # seen obliquely are lost in the candidate stage); the wrong-report goal is met.
     found, wrong = rates(tally(felt, recognizer.recognize), recognizer)
     assert len(felt) == 20
-    assert found >= 0.88
+    assert found >= 0.91
     assert wrong <= 0.01
 
 
