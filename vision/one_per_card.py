@@ -98,7 +98,7 @@ def cards_of(
     ]
     reads = [r for r in reads if not any(inside_quad(r.candidate.center, q) for q in backs)]
     reads = pip_checked(lit.grey, reads, outlines) if outlines else list(reads)
-    cards = one_per_outline(merge_corners(reads), outlines)
+    cards = one_per_outline(merge_corners(reads), outlines, reads)
     if one_deck:
         cards = once_per_name(cards)
     cards += find_jokers(outlines, pictures, reads, jokers)
@@ -335,12 +335,14 @@ def centre_pips(image: np.ndarray, quad: Quad) -> int | None:
 
 
 def one_per_outline(
-    cards: Sequence[CardObservation], outlines: Sequence[Quad]
+    cards: Sequence[CardObservation], outlines: Sequence[Quad], reads: Sequence[IndexRead] = ()
 ) -> list[CardObservation]:
     """Cards fitted to the measured outlines that hold their index: one card per outline.
 
     An outline holds a single card, so when two names were read inside one (a
-    misread corner), the more confident name stays and its confidence drops.
+    misread corner), the more confident name stays and its confidence drops, unless
+    both of its corners were read (among ``reads``, :func:`both_corners`): a card has
+    two corner indices, so a third read inside is a fragment of its picture.
     """
     kept: list[CardObservation] = []
     claimed: dict[int, int] = {}
@@ -350,7 +352,8 @@ def one_per_outline(
                 continue
             if number in claimed:
                 owner = kept[claimed[number]]
-                doubt = 1.0 - card.confidence / 2 if card.card != owner.card else 1.0
+                rival = card.card != owner.card and not both_corners(owner.card, quad, reads)
+                doubt = 1.0 - card.confidence / 2 if rival else 1.0
                 kept[claimed[number]] = replace(owner, confidence=owner.confidence * doubt)
                 break
             centre = np.mean(quad, axis=0)
@@ -360,6 +363,20 @@ def one_per_outline(
         else:
             kept.append(card)
     return kept
+
+
+def both_corners(card: str, quad: Quad, reads: Sequence[IndexRead]) -> bool:
+    """Whether ``card`` was read at two places inside ``quad`` at least
+    ``DIAGONAL_GLYPHS[0]`` glyph sizes apart: its two corner indices."""
+    places = [
+        r.candidate for r in reads if r.card == card and inside_quad(r.candidate.center, quad)
+    ]
+    return any(
+        np.hypot(*np.subtract(one.center, other.center))
+        >= DIAGONAL_GLYPHS[0] * max(one.glyph_size, other.glyph_size)
+        for n, one in enumerate(places)
+        for other in places[n + 1 :]
+    )
 
 
 def same_cards(reads: Sequence[IndexRead]) -> np.ndarray:

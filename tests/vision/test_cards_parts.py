@@ -15,7 +15,8 @@ from vision.glyphs import GlyphModel, GlyphModelError, IndexReading
 from vision.imageio import ImageError, read_image, write_image
 from vision.index_reader import IndexCandidate
 from vision.light import LitFrame
-from vision.one_per_card import single_cards
+from vision.observations import CardObservation
+from vision.one_per_card import one_per_outline, single_cards
 from vision.outline import aspect, find_card_outlines
 from vision.pipeline import card_outlines
 
@@ -167,3 +168,17 @@ def test_a_long_outline_holding_two_names_is_no_card() -> None:
     assert single_cards([long_one, card], two_names) == [card]
     misread_corner = [read_at("7s", (215.0, 20.0)), read_at("Kd", (285.0, 120.0))]
     assert single_cards([card], misread_corner) == [card]
+
+
+def test_a_read_inside_a_card_whose_two_corners_agree_casts_no_doubt() -> None:
+    # The whole table at 1080p: Qd read at both corners, a "10h" in the queen's picture.
+    card = ((0.0, 0.0), (100.0, 0.0), (100.0, 140.0), (0.0, 140.0))
+    corners = [read_at("Qd", (12.0, 18.0)), read_at("Qd", (88.0, 122.0))]
+    picture = read_at("10h", (50.0, 60.0))
+    queen = CardObservation("Qd", (50.0, 70.0), (12.0, 18.0), 0.99)
+    ten = CardObservation("10h", (50.0, 70.0), (50.0, 60.0), 0.8)
+    confirmed = one_per_outline([queen, ten], [card], [*corners, picture])
+    assert [(seen.card, seen.confidence) for seen in confirmed] == [("Qd", 0.99)]
+    one_corner = one_per_outline([queen, ten], [card], [corners[0], picture])
+    assert [seen.card for seen in one_corner] == ["Qd"]
+    assert one_corner[0].confidence == pytest.approx(0.99 * 0.6)

@@ -143,10 +143,10 @@ def test_low_confidence_reads_are_reported_unsure(deals: list[Shot]) -> None:
 
 
 def test_a_camera_that_sees_the_whole_table_at_1080p(recognizer: CardRecognizer) -> None:
-    # Cards 70 px wide, index glyphs 7-9 px: read at the frame's full size, 59 % are found
+    # Cards 70 px wide, index glyphs 7-9 px: read at the frame's full size, 61 % are found
     # (shrunk to 1600 px as before, 5 of 64); nothing is misnamed.
     shots = synthetic_shots(whole_table_scenes())
     assert shots[0].image.shape == (1080, 1920, 3)
     found, wrong = rates(tally(shots, recognizer.recognize), recognizer)
-    assert found >= 0.55
+    assert found >= 0.58
     assert wrong == 0.0
