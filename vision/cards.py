@@ -29,8 +29,8 @@ from vision.one_per_card import JOKER_TEMPLATES as JOKER_TEMPLATES
 from vision.one_per_card import centre_pips as centre_pips
 from vision.one_per_card import once_per_name as once_per_name
 from vision.one_per_card import pip_checked as pip_checked
-from vision.outline import Quad, find_card_outlines
-from vision.pipeline import MIN_CONFIDENCE, SURE_LEVEL, CardReader
+from vision.outline import Quad
+from vision.pipeline import MIN_CONFIDENCE, SURE_LEVEL, CardReader, card_outlines
 
 #: Camera frames up to this longer side (1080p) are read as they are (a camera that sees
 #: the whole table gives index glyphs of only 7-9 px); larger photos are read downscaled
@@ -98,7 +98,7 @@ class CardRecognizer(CardReader):
         (``outlines``: the frame's card outlines if already found)."""
         lit = LitFrame(frame_bgr)
         if outlines is None:
-            outlines = find_card_outlines(lit.bgr, lit.darkest)
+            outlines = card_outlines(lit)
         return self.cards(lit, reads, outlines)
 
     def recognize(self, frame_bgr: np.ndarray) -> list[CardObservation]:
@@ -123,7 +123,7 @@ class CardRecognizer(CardReader):
                 small = LitFrame(resized(frame_bgr, factor))
                 reads = self.index_reads(small)
             if reads or min(small.bgr.shape[:2]) * RETRY_STEP < MIN_SIDE:
-                outlines = find_card_outlines(small.bgr, small.darkest)
+                outlines = card_outlines(small)
                 cards = self.cards(small, reads, outlines)
                 return [scaled(card, 1 / factor) for card in cards]
             factor *= RETRY_STEP
@@ -262,7 +262,7 @@ class CardTracker:
         ]
         self.reads = kept + fresh
         self.reference = np.where(area > 0, thumbnail, reference)
-        outlines = find_card_outlines(lit.bgr, lit.darkest)
+        outlines = card_outlines(lit)
         self.cards = self.recognizer.cards(lit, self.reads, outlines)
         return self.cards
 

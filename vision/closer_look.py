@@ -140,16 +140,32 @@ def dwarfed(candidates: Sequence[IndexCandidate], reads: Sequence[IndexRead]) ->
     """For each candidate, whether it is much smaller (``DWARFED``) than the indices read
     within a card height of it (their median size, so one misread does not decide): then it
     is a fragment, as cards that close lie at the same distance from the camera."""
+    sizes, typical = sizes_near(candidates, reads)
+    return (sizes < DWARFED * typical).tolist()  # type: ignore[no-any-return]
+
+
+def oversized(reads: Sequence[IndexRead]) -> list[bool]:
+    """For each read, whether it is much larger (over 1 / ``DWARFED``) than the indices
+    read within a card height of it, itself among them (their median size): a fragment of
+    a picture (a queen's robe read as a 41 px "9" next to 23 px indices)."""
+    sizes, typical = sizes_near([r.candidate for r in reads], reads)
+    return (sizes * DWARFED > typical).tolist()  # type: ignore[no-any-return]
+
+
+def sizes_near(
+    candidates: Sequence[IndexCandidate], reads: Sequence[IndexRead]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The glyph sizes of ``candidates`` and the median size of the ``reads`` within a card
+    height of each (by the read's size; NaN where no read is near)."""
+    sizes = np.array([c.glyph_size for c in candidates], np.float64)
     if not candidates or not reads:
-        return [False] * len(candidates)
+        return sizes, np.full(len(candidates), np.nan)
     centres = np.array([c.center for c in candidates])
-    sizes = np.array([c.glyph_size for c in candidates])
     read_centres = np.array([r.candidate.center for r in reads])
     read_sizes = np.array([r.candidate.glyph_size for r in reads])
     distances = np.linalg.norm(centres[:, None, :] - read_centres[None, :, :], axis=2)
     near = distances < CARD_PER_GLYPH * read_sizes[None, :]
-    typical = masked_medians(read_sizes, near)
-    return (near.any(axis=1) & (sizes < DWARFED * typical)).tolist()  # type: ignore[no-any-return]
+    return sizes, np.where(near.any(axis=1), masked_medians(read_sizes, near), np.nan)
 
 
 def masked_medians(values: np.ndarray, chosen: np.ndarray) -> np.ndarray:

@@ -18,12 +18,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.closer_look import SAME_PLACE, dwarfed
+from vision.closer_look import SAME_PLACE, dwarfed, oversized
 from vision.glyph_reads import IndexRead
-from vision.index_reader import CARD_PER_GLYPH, IndexCandidate
+from vision.index_reader import CARD_PER_GLYPH, SMALL_GLYPH, IndexCandidate
 from vision.light import LitFrame
 from vision.observations import CardObservation
-from vision.outline import Quad
+from vision.outline import ASPECT_RANGE, Quad, aspect
 
 #: From one index to the opposite one, in the first index's upright frame: the slope
 #: (down over across) and the length in glyph sizes that decks from square-ish poker
@@ -68,11 +68,12 @@ COURT_RANKS = frozenset("JQK")
 
 def index_reads(reads: Sequence[IndexRead]) -> list[IndexRead]:
     """The reads of a frame settled: no ink blob in two reads (the most confident keep
-    theirs), no picture fragments (much smaller than the reads around them,
-    :func:`vision.closer_look.dwarfed`)."""
+    theirs), no picture fragments: much smaller than the reads around them
+    (:func:`vision.closer_look.dwarfed`), then much larger (:func:`oversized`)."""
     reads = exclusive_reads(reads)
     tiny = dwarfed([r.candidate for r in reads], reads)
-    return [read for read, fragment in zip(reads, tiny, strict=True) if not fragment]
+    reads = [read for read, fragment in zip(reads, tiny, strict=True) if not fragment]
+    return [read for read, fragment in zip(reads, oversized(reads), strict=True) if not fragment]
 
 
 def cards_of(
@@ -85,8 +86,9 @@ def cards_of(
 ) -> list[CardObservation]:
     """The observations of a frame whose settled index reads are ``reads``: backs and centre
     pips checked, corners merged, fitted to the ``outlines``, the one-deck rule (with
-    ``one_deck``), observations under ``sure_level`` marked unsure, and the whole jokers
-    (``jokers``: :func:`joker_templates`)."""
+    ``one_deck``), the whole jokers (``jokers``: :func:`joker_templates`), and observations
+    under ``sure_level`` (jokers too) marked unsure."""
+    outlines = single_cards(outlines, reads)
     # The grey picture is made only for frames with whole cards (backs, pips, jokers).
     pictures = card_images(lit.grey, outlines) if outlines else []
     backs = [
@@ -96,11 +98,25 @@ def cards_of(
     ]
     reads = [r for r in reads if not any(inside_quad(r.candidate.center, q) for q in backs)]
     reads = pip_checked(lit.grey, reads, outlines) if outlines else list(reads)
-    cards = one_per_outline(merge_corners(reads), outlines)
+    cards = one_per_outline(merge_corners(reads), outlines, reads)
     if one_deck:
         cards = once_per_name(cards)
-    cards = [replace(card, unsure=True) if card.confidence < sure_level else card for card in cards]
-    return cards + find_jokers(outlines, pictures, reads, jokers)
+    cards += find_jokers(outlines, pictures, reads, jokers)
+    return [replace(card, unsure=True) if card.confidence < sure_level else card for card in cards]
+
+
+def single_cards(outlines: Sequence[Quad], reads: Sequence[IndexRead]) -> list[Quad]:
+    """The ``outlines`` that hold one card: those longer than a card seen straight
+    (``ASPECT_RANGE``: a card across a tilted camera's view, or a cascade of overlapping
+    cards) only while every read inside names one card."""
+    kept: list[Quad] = []
+    for quad in outlines:
+        if aspect(quad) > ASPECT_RANGE[1]:
+            names = {r.card for r in reads if inside_quad(r.candidate.center, quad)}
+            if len(names) > 1:
+                continue
+        kept.append(quad)
+    return kept
 
 
 def find_jokers(
@@ -120,8 +136,21 @@ def find_jokers(
         if score >= JOKER_MATCH and white_share(picture) >= JOKER_WHITE:
             centre = np.mean(quad, axis=0)
             point = (float(centre[0]), float(centre[1]))
-            found.append(CardObservation(JOKER, point, point, score, corners=quad))
+            confidence = joker_confidence(score)
+            found.append(CardObservation(JOKER, point, point, confidence, corners=quad))
     return found
+
+
+def joker_confidence(score: float) -> float:
+    """The confidence of a joker whose picture correlates ``score`` with a joker picture: 0
+    at ``JOKER_MATCH`` (a match at the threshold is no evidence), 1 at a perfect match.
+    Reported as the correlation itself, a court card's blurred picture matched at 0.54 ranked
+    with glyph reads of 0.54, which are never reported (the felt webcam's Kh, heart3/4).
+
+    >>> joker_confidence(0.5), round(joker_confidence(0.98), 2)
+    (0.0, 0.96)
+    """
+    return (score - JOKER_MATCH) / (1.0 - JOKER_MATCH)
 
 
 def once_per_name(cards: Sequence[CardObservation]) -> list[CardObservation]:
@@ -250,22 +279,27 @@ def estimated_outline(candidate: IndexCandidate) -> Quad:
 def pip_checked(
     image: np.ndarray, reads: Sequence[IndexRead], outlines: Sequence[Quad]
 ) -> list[IndexRead]:
-    """``reads`` without those of a court rank (J, Q, K) inside a whole card (outline)
-    that shows 2-10 centre pips in ``image`` (grey or BGR): a far camera's 6-9 px "10"
-    can look like a J, while its 6-8 px pips are plain. (Number ranks are not checked
-    against the count: two pips blurred into one made an 8 count 7.)"""
+    """``reads`` without those of a court rank (J, Q, K) with small glyphs (under
+    ``SMALL_GLYPH`` px) inside a whole card (outline) that shows 2-10 centre pips in
+    ``image`` (grey or BGR): a far camera's 6-9 px "10" can look like a J, while its
+    6-8 px pips are plain. Larger glyphs are read well enough to trust, and a court
+    picture can split into blobs of one size (the felt webcam deck's Qs counts 8).
+    (Number ranks are not checked against the count: two pips blurred into one made an 8
+    count 7.)"""
     grey = grey_of(image)
     counts: dict[int, int | None] = {}
     kept: list[IndexRead] = []
     for read in reads:
+        if read.candidate.glyph_size >= SMALL_GLYPH or read.reading.rank not in COURT_RANKS:
+            kept.append(read)
+            continue
         holder = next(
             (n for n, quad in enumerate(outlines) if inside_quad(read.candidate.center, quad)),
             None,
         )
         if holder is not None and holder not in counts:
             counts[holder] = centre_pips(grey, outlines[holder])
-        pips = counts.get(holder) if holder is not None else None
-        if pips is None or read.reading.rank not in COURT_RANKS:
+        if holder is None or counts[holder] is None:
             kept.append(read)
     return kept
 
@@ -301,12 +335,14 @@ def centre_pips(image: np.ndarray, quad: Quad) -> int | None:
 
 
 def one_per_outline(
-    cards: Sequence[CardObservation], outlines: Sequence[Quad]
+    cards: Sequence[CardObservation], outlines: Sequence[Quad], reads: Sequence[IndexRead] = ()
 ) -> list[CardObservation]:
     """Cards fitted to the measured outlines that hold their index: one card per outline.
 
     An outline holds a single card, so when two names were read inside one (a
-    misread corner), the more confident name stays and its confidence drops.
+    misread corner), the more confident name stays and its confidence drops, unless
+    both of its corners were read (among ``reads``, :func:`both_corners`): a card has
+    two corner indices, so a third read inside is a fragment of its picture.
     """
     kept: list[CardObservation] = []
     claimed: dict[int, int] = {}
@@ -316,7 +352,8 @@ def one_per_outline(
                 continue
             if number in claimed:
                 owner = kept[claimed[number]]
-                doubt = 1.0 - card.confidence / 2 if card.card != owner.card else 1.0
+                rival = card.card != owner.card and not both_corners(owner.card, quad, reads)
+                doubt = 1.0 - card.confidence / 2 if rival else 1.0
                 kept[claimed[number]] = replace(owner, confidence=owner.confidence * doubt)
                 break
             centre = np.mean(quad, axis=0)
@@ -326,6 +363,20 @@ def one_per_outline(
         else:
             kept.append(card)
     return kept
+
+
+def both_corners(card: str, quad: Quad, reads: Sequence[IndexRead]) -> bool:
+    """Whether ``card`` was read at two places inside ``quad`` at least
+    ``DIAGONAL_GLYPHS[0]`` glyph sizes apart: its two corner indices."""
+    places = [
+        r.candidate for r in reads if r.card == card and inside_quad(r.candidate.center, quad)
+    ]
+    return any(
+        np.hypot(*np.subtract(one.center, other.center))
+        >= DIAGONAL_GLYPHS[0] * max(one.glyph_size, other.glyph_size)
+        for n, one in enumerate(places)
+        for other in places[n + 1 :]
+    )
 
 
 def same_cards(reads: Sequence[IndexRead]) -> np.ndarray:

@@ -23,6 +23,12 @@ CARD_ASPECT = 1.4
 #: Accepted aspect range: a camera looking down at an angle foreshortens cards until they
 #: look square (a webcam at the table edge), and narrow bridge cards seen straight are 1.6.
 ASPECT_RANGE = (1.0, 1.85)
+#: The longest aspect the card reader accepts: a card lying across the view of a tilted
+#: camera looks longer than it is (a poker card foreshortened to 0.6 is 2.33; the felt
+#: webcam's sideways cards are 1.86-2.07). A cascade of overlapping cards looks the same,
+#: so such an outline is a card only while the reads inside it agree
+#: (:func:`vision.one_per_card.cards_of`).
+OBLIQUE_ASPECT = 2.3
 #: Smallest card area as a fraction of the frame.
 MIN_AREA_FRACTION = 0.002
 #: A card-white region larger than this share of the frame is no card but the table: a
@@ -80,9 +86,12 @@ def touches_border(quad: Quad, width: int, height: int, margin: float = 3.0) -> 
     )
 
 
-def find_card_outlines(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) -> list[Quad]:
+def find_card_outlines(
+    frame_bgr: np.ndarray, darkest: np.ndarray | None = None, longest: float = ASPECT_RANGE[1]
+) -> list[Quad]:
     """Outlines of the cards in ``frame_bgr`` that lie apart from other white things
-    (``darkest``: the frame's darkest channel if already at hand).
+    (``darkest``: the frame's darkest channel if already at hand), of long side over short
+    side from 1 to ``longest``.
 
     Each quad is four (x, y) corners clockwise in image coordinates; the edge from
     the first to the second corner is a short side, so
@@ -97,11 +106,11 @@ def find_card_outlines(frame_bgr: np.ndarray, darkest: np.ndarray | None = None)
     darkest = darkest_channel(frame_bgr) if darkest is None else darkest
     mask = card_white_mask(frame_bgr, darkest)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    outlines, pale_table = quads_in(mask)
+    outlines, pale_table = quads_in(mask, longest)
     if pale_table:
         outlines += [
             quad
-            for quad in edge_outlines(darkest)
+            for quad in edge_outlines(darkest, longest)
             if white_share(mask, quad) >= EDGE_WHITE
             and not any(inside(np.mean(quad, axis=0), other) for other in outlines)
         ]
@@ -125,22 +134,22 @@ def white_share(mask: np.ndarray, quad: Quad) -> float:
     return int(np.count_nonzero(cv2.bitwise_and(area, chosen))) / max(1, covered)
 
 
-def edge_outlines(darkest: np.ndarray) -> list[Quad]:
+def edge_outlines(darkest: np.ndarray, longest: float = ASPECT_RANGE[1]) -> list[Quad]:
     """Outlines of cards on a table as white as they are: the regions that the frame's edges
     (Canny on the blurred darkest channel, ``EDGE_LEVELS``, closed by ``EDGE_GAP`` pixels)
     enclose, where they are card-shaped quadrilaterals."""
     blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
     edges = cv2.Canny(blurred, *EDGE_LEVELS)
     edges = cv2.dilate(edges, np.ones((EDGE_GAP, EDGE_GAP), np.uint8))
-    outlines, _ = quads_in(cv2.bitwise_not(edges))
+    outlines, _ = quads_in(cv2.bitwise_not(edges), longest)
     return outlines
 
 
-def quads_in(mask: np.ndarray) -> tuple[list[Quad], bool]:
-    """The card-shaped quadrilaterals among the regions of the 0/255 ``mask`` (outer
-    boundaries of every region, also of islands inside another region's holes: cards on a
-    cloth that lies on a white table), and whether a region covers more than
-    ``TABLE_SHARE`` of the frame (the table itself)."""
+def quads_in(mask: np.ndarray, longest: float = ASPECT_RANGE[1]) -> tuple[list[Quad], bool]:
+    """The card-shaped quadrilaterals (:func:`aspect` from 1 to ``longest``) among the
+    regions of the 0/255 ``mask`` (outer boundaries of every region, also of islands inside
+    another region's holes: cards on a cloth that lies on a white table), and whether a
+    region covers more than ``TABLE_SHARE`` of the frame (the table itself)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     height, width = mask.shape
     frame_area = height * width
@@ -164,11 +173,18 @@ def quads_in(mask: np.ndarray) -> tuple[list[Quad], bool]:
             continue
         if area < 0.9 * cv2.contourArea(np.array(quad, np.float32)):
             continue
-        short = side(quad, 0) + side(quad, 2)
-        long = side(quad, 1) + side(quad, 3)
-        if ASPECT_RANGE[0] <= long / max(short, 1e-6) <= ASPECT_RANGE[1]:
+        if ASPECT_RANGE[0] <= aspect(quad) <= longest:
             outlines.append(quad)
     return outlines, table
+
+
+def aspect(quad: Quad) -> float:
+    """Long sides over short sides of a quad ordered by :func:`order_quad`.
+
+    >>> aspect(((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0)))
+    1.4
+    """
+    return (side(quad, 1) + side(quad, 3)) / max(side(quad, 0) + side(quad, 2), 1e-6)
 
 
 def inside(point: np.ndarray, quad: Quad) -> bool:

@@ -32,7 +32,7 @@ from vision.index_reader import Region, index_candidates
 from vision.light import LitFrame
 from vision.observations import CardObservation
 from vision.one_per_card import cards_of, index_reads, joker_templates
-from vision.outline import Quad, find_card_outlines
+from vision.outline import OBLIQUE_ASPECT, Quad, find_card_outlines
 
 #: Readings below this confidence are dropped.
 MIN_CONFIDENCE = 0.7
@@ -52,6 +52,13 @@ STAGES = (
 )
 
 Result = TypeVar("Result")
+
+
+def card_outlines(lit: LitFrame) -> list[Quad]:
+    """The card-outline stage: whole cards, also those a tilted camera makes look longer
+    (up to ``OBLIQUE_ASPECT``; :func:`vision.one_per_card.cards_of` keeps those only while
+    the reads inside agree)."""
+    return find_card_outlines(lit.bgr, lit.darkest, OBLIQUE_ASPECT)
 
 
 @dataclass
@@ -116,7 +123,7 @@ class CardReader:
         instead of measuring them on the frame)."""
         watch = Stopwatch()
         lit = watch.run("colour and light", lambda: LitFrame.of(frame_bgr, gains))
-        outlines = watch.run("card outlines", lambda: find_card_outlines(lit.bgr, lit.darkest))
+        outlines = watch.run("card outlines", lambda: card_outlines(lit))
         reads = self.index_reads(lit, outlines, watch=watch)
         cards = watch.run("one read per card", lambda: self.cards(lit, reads, outlines))
         return CardReads(cards, reads, lit, outlines, watch.times)
