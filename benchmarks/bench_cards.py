@@ -279,7 +279,7 @@ def accuracy_figures(recognizer: CardRecognizer, sweep: CardRecognizer) -> None:
         unsure, unsure_right = result.unsure()
         print(
             f"cards:   {name}: {result.line(level)}; unsure {unsure} "
-            f"(of which right {unsure_right}); wrong: {result.misses()[:8]}"
+            f"(of which right {unsure_right}); wrong: {result.misses(level)[:8]}"
         )
     chosen = choose_threshold(tallies.values())
     print(

@@ -102,9 +102,11 @@ class Tally:
             f"wrong {percent(wrong, reported)} ({wrong}/{reported})"
         )
 
-    def misses(self) -> list[str]:
-        """The wrong reports, as text."""
-        return [v.text for v in self.verdicts if v.verdict == "wrong"]
+    def misses(self, threshold: float = 0.0) -> list[str]:
+        """The wrong reports at ``threshold`` or above, as text."""
+        return [
+            v.text for v in self.verdicts if v.verdict == "wrong" and v.confidence >= threshold
+        ]
 
 
 def percent(part: int, whole: int) -> str:
