@@ -46,6 +46,23 @@ PIP_LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
 """Pip positions on a face, in steps of the pip spacing from its centre."""
 CIRCLE_POINTS = 16
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
+MAX_SIDE = 95.0
+
+
+@dataclass(frozen=True)
+class Variety:
+    """What else scenes hold besides the plain ones: the smallest die side (pixels; sides are
+    drawn log-uniformly per scene up to ``MAX_SIDE``), the share of scenes that are a pile of
+    dice, of dice of another size than the rest of their scene, and of scenes in torchlight.
+    The default is the reader's training scenes; :data:`DETECTOR_VARIETY` the detector's."""
+
+    min_side: float = 20.0
+    pile_share: float = 0.0
+    odd_size_share: float = 0.0
+    torch_share: float = 0.0
+
+
+DETECTOR_VARIETY = Variety(min_side=12.0, pile_share=0.25, odd_size_share=0.2, torch_share=0.15)
 
 
 @dataclass(frozen=True)
@@ -96,8 +113,13 @@ class _View:
         return self.ambient + (1.0 - self.ambient) * max(0.0, float(normal @ self.light))
 
 
-def render_scene(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> Scene:
-    """One random scene of ``size`` (width, height) with 1-12 dice and some clutter."""
+def render_scene(
+    rng: np.random.Generator, size: tuple[int, int] = SIZE, variety: Variety | None = None
+) -> Scene:
+    """One random scene of ``size`` (width, height) with 1-12 dice and some clutter, or a
+    pile of 8-25 dice close together; a die now and then of another size than the rest (as
+    often as ``variety`` says: by default never)."""
+    variety = variety or Variety()
     width, height = size
     big = (width * SUPERSAMPLE, height * SUPERSAMPLE)
     canvas = _surface(rng, big)
@@ -111,20 +133,24 @@ def render_scene(rng: np.random.Generator, size: tuple[int, int] = SIZE) -> Scen
         ]
     )
     view = _View(rng.uniform(0.0, 0.8), light, rng.uniform(0.3, 0.65))
-    side = math.exp(rng.uniform(math.log(20.0), math.log(95.0)))
-    count = int(rng.integers(1, 13))
-    spots = _places(rng, count + int(rng.integers(0, 10)), side, size, view.tilt)
+    side = math.exp(rng.uniform(math.log(variety.min_side), math.log(MAX_SIDE)))
+    pile = bool(variety.pile_share) and rng.random() < variety.pile_share
+    count = int(rng.integers(8, 26) if pile else rng.integers(1, 13))
+    gaps = (0.95, 1.25) if pile else (0.95, 1.7)
+    spots = _places(rng, count + int(rng.integers(0, 10)), side, size, view.tilt, gaps)
     dice: list[SceneDie] = []
     order = sorted(range(len(spots)), key=lambda i: spots[i][1], reverse=True)
     for index in order:
         x, y = spots[index]
         one_side = side * rng.uniform(0.85, 1.15)
+        if variety.odd_size_share and rng.random() < variety.odd_size_share:  # another set
+            one_side = min(max(one_side * rng.uniform(0.4, 1.6), variety.min_side), MAX_SIDE)
         if index < count:
             dice.append(_draw_die(canvas, rng, view, (x, y), one_side))
         else:
             _draw_clutter(canvas, rng, view, (x, y), one_side)
     image = cv2.resize(canvas, size, interpolation=cv2.INTER_AREA)
-    image, dice = _camera(image, dice, rng)
+    image, dice = _camera(image, dice, rng, variety.torch_share)
     return Scene(image, tuple(dice))
 
 
@@ -146,9 +172,15 @@ def _surface(rng: np.random.Generator, size: tuple[int, int]) -> Image:
 
 
 def _places(
-    rng: np.random.Generator, count: int, side: float, size: tuple[int, int], tilt: float
+    rng: np.random.Generator,
+    count: int,
+    side: float,
+    size: tuple[int, int],
+    tilt: float,
+    gaps: tuple[float, float],
 ) -> list[tuple[float, float]]:
-    """World positions for ``count`` objects, mostly apart, all inside the frame."""
+    """World positions for ``count`` objects, ``gaps`` sides apart (some touching), all
+    inside the frame."""
     width, height = size
     squash = math.cos(tilt)
     spots: list[tuple[float, float]] = []
@@ -157,7 +189,7 @@ def _places(
             break
         x = rng.uniform(side, width - side)
         y = -rng.uniform(side, height - side) / squash
-        gap = side * rng.uniform(0.95, 1.7)  # some touching
+        gap = side * rng.uniform(*gaps)
         if all(math.hypot(x - sx, y - sy) > gap for sx, sy in spots):
             spots.append((x, y))
     return spots
@@ -379,7 +411,7 @@ def _numeral(
 
 
 def _camera(
-    image: Image, dice: list[SceneDie], rng: np.random.Generator
+    image: Image, dice: list[SceneDie], rng: np.random.Generator, torch_share: float
 ) -> tuple[Image, list[SceneDie]]:
     """What a camera makes of the scene: perspective, cast, uneven light, glare, blur, noise,
     JPEG; the dice outlines follow the perspective."""
@@ -410,6 +442,14 @@ def _camera(
         picture *= np.where(band < rng.uniform(0.05, 0.2) * width, rng.uniform(0.5, 0.8), 1.0)[
             :, :, None
         ].astype(np.float32)
+    if (
+        torch_share and rng.random() < torch_share
+    ):  # a torch or lamp close by: bright pool, dark edges
+        tx, ty = rng.uniform(0.2, 0.8) * width, rng.uniform(0.2, 0.8) * height
+        reach = rng.uniform(0.25, 0.6) * max(width, height)
+        pool = np.exp(-((xs - tx) ** 2 + (ys - ty) ** 2) / reach**2)
+        edge = rng.uniform(0.15, 0.5)
+        picture *= (edge + (1.0 - edge) * pool)[:, :, None]
     if rng.random() < 0.2:  # glare
         gx, gy = rng.uniform(0, width), rng.uniform(0, height)
         spot = np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (rng.uniform(0.05, 0.2) * width) ** 2)
