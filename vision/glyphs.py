@@ -101,9 +101,9 @@ class GlyphModel(ABC):
     """
 
     @abstractmethod
-    def rank_shares(self, ranks: np.ndarray, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def rank_shares(self, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Rank names (with ``REJECT``) and each candidate's share per name (rows sum to 1),
-        from the rank and suit features (one row per candidate)."""
+        from the rank features (one row per candidate)."""
 
     @abstractmethod
     def suit_shares(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -119,7 +119,7 @@ class GlyphModel(ABC):
             return []
         suits = np.stack([c.suit_features for c in candidates])
         ranks = np.stack([c.rank_features for c in candidates])
-        rank_names, rank_shares = self.rank_shares(ranks, suits)
+        rank_names, rank_shares = self.rank_shares(ranks)
         best_rank = rank_shares.argmax(axis=1)
         indices = [n for n, r in enumerate(best_rank) if rank_names[r] != REJECT]
         readings: list[IndexReading | None] = [None] * len(candidates)
@@ -212,8 +212,8 @@ class NeighbourModel(GlyphModel):
             suit_basis,
         )
 
-    def rank_shares(self, ranks: np.ndarray, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The vote of the nearest rank examples (the suit features are not used)."""
+    def rank_shares(self, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The vote of the nearest rank examples."""
         return self.rank_votes.shares(self.rank_basis.project(ranks))
 
     def suit_shares(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -319,13 +319,13 @@ class Network:
 
 @dataclass(frozen=True)
 class NetModel(GlyphModel):
-    """Two small networks: one names the rank (or rejects the candidate) from the rank and
-    suit features together, one names the suit from the suit features."""
+    """Two small networks: one names the rank (or rejects the candidate) from the rank
+    features, one names the suit from the suit features."""
 
     rank_net: Network
     suit_net: Network
 
-    def rank_shares(self, ranks: np.ndarray, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def rank_shares(self, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rank network's probabilities (from the rank features alone: with the suit's
         too, it learned which design a suit symbol belongs to, and read ranks by design)."""
         return self.rank_net.shares(ranks)
