@@ -92,7 +92,6 @@ class Candidate:
     """A face found in a frame: where (frame pixels), how large, its picture and its
     measurements (the model's inputs, :meth:`inputs`)."""
 
-    value: int
     center: tuple[float, float]
     pip_diameter: float
     patch: npt.NDArray[np.float64]
@@ -205,7 +204,6 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
                 continue  # a face must lie on its body
             found.append(
                 Candidate(
-                    face.value,
                     (x / scale, y / scale),
                     diameter / scale,
                     face_patch(planes[face.channel], face),
@@ -227,7 +225,6 @@ def _body_proposals(
     diameter = body.side / FACE_SIDE_IN_PIPS
     return [
         Candidate(
-            0,
             (x / scale, y / scale),
             diameter / scale,
             patch_at(lightness, (x, y), diameter, polarity),
