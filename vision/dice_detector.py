@@ -26,8 +26,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice_net import Adam, Array, columns, pool, uncolumns, unpool
+from vision.dice_net import Array, columns, pool, uncolumns, unpool
 from vision.dice_onnx import INPUT, OUTPUT, Node, conv, max_pool, model_bytes, relu
+from vision.training.adam import Adam
 
 DETECTOR_FILE = Path(__file__).resolve().parent / "data" / "dice_detector.onnx"
 LAYERS = ((8, 1, True), (16, 1, True), (16, 2, False), (16, 2, False))

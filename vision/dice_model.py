@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice_faces import FACE_SIDE_IN_PIPS, MAX_PIPS, Face
+from vision.training.adam import Adam
 
 Vector = npt.NDArray[np.float64]
 LEARNING_RATE = 0.002
@@ -237,22 +238,12 @@ def fit(
         rng.normal(0.0, 1.0 / math.sqrt(hidden), (hidden, CLASSES)),
         np.zeros(CLASSES),
     ]
-    first = [np.zeros_like(p) for p in params]
-    second = [np.zeros_like(p) for p in params]
-    step = 0
+    adam = Adam(params, LEARNING_RATE)
     for _ in range(epochs):
         order = rng.permutation(len(x))
         for start in range(0, len(x), batch):
             rows = order[start : start + batch]
-            step += 1
-            gradients = _gradients(params, x[rows], target[rows])
-            for i, gradient in enumerate(gradients):
-                first[i] = 0.9 * first[i] + 0.1 * gradient
-                second[i] = 0.999 * second[i] + 0.001 * gradient**2
-                corrected = first[i] / (1.0 - 0.9**step)
-                params[i] -= (
-                    LEARNING_RATE * corrected / (np.sqrt(second[i] / (1.0 - 0.999**step)) + 1e-8)
-                )
+            adam.update(_gradients(params, x[rows], target[rows]))
     return DiceModel(mean, scale, params[0], params[1], params[2], params[3], 0.5)
 
 

@@ -1,6 +1,6 @@
 """Convolution layers in numpy, for training the dice detector (:mod:`vision.dice_detector`)
 with nothing but numpy: im2col for 3x3 "same" convolutions (any dilation) and its adjoint,
-2x2 max pooling and its gradient, and Adam steps.
+2x2 max pooling and its gradient (Adam steps: :class:`vision.training.adam.Adam`).
 
 >>> x = np.ones((1, 4, 4, 1), np.float32)
 >>> pooled, mask = pool(columns(x).sum(axis=1).reshape(1, 4, 4, 1))
@@ -65,21 +65,3 @@ def unpool(gradient: Array, mask: Array) -> Array:
     count, height, width, channels = gradient.shape
     spread: Array = mask * gradient[:, :, None, :, None, :]
     return spread.reshape(count, 2 * height, 2 * width, channels)
-
-
-class Adam:
-    """Adam steps for a list of weight arrays (updated in place)."""
-
-    def __init__(self, params: list[Array], rate: float) -> None:
-        self.params, self.rate, self.step = params, rate, 0
-        self.first = [np.zeros_like(p) for p in params]
-        self.second = [np.zeros_like(p) for p in params]
-
-    def update(self, gradients: list[Array]) -> None:
-        self.step += 1
-        for i, gradient in enumerate(gradients):
-            self.first[i] = 0.9 * self.first[i] + 0.1 * gradient
-            self.second[i] = 0.999 * self.second[i] + 0.001 * gradient**2
-            corrected = self.first[i] / (1.0 - 0.9**self.step)
-            spread = np.sqrt(self.second[i] / (1.0 - 0.999**self.step)) + 1e-8
-            self.params[i] -= (self.rate * corrected / spread).astype(np.float32)

@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.glyphs import REJECT, NetModel, Network
 from vision.index_reader import RANK_LAYOUT
+from vision.training.adam import Adam
 
 #: Hidden layer widths of the rank and the suit network.
 RANK_HIDDEN = (160, 64)
@@ -71,24 +72,18 @@ def fit_network(
     for fan_in, fan_out in itertools.pairwise(sizes):
         params.append((rng.normal(0, np.sqrt(2.0 / fan_in), (fan_in, fan_out))).astype(np.float32))
         params.append(np.zeros(fan_out, np.float32))
-    first = [np.zeros_like(p) for p in params]
-    second = [np.zeros_like(p) for p in params]
-    step = 0
+    adam = Adam(params, LEARNING_RATE)
     batches = max(1, len(inputs) // BATCH)
     for epoch in range(epochs):
-        rate = LEARNING_RATE * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        adam.rate = LEARNING_RATE * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
         order = rng.permutation(len(inputs))
         for batch in np.array_split(order, batches):
-            step += 1
             x = inputs[batch] + rng.normal(0, INPUT_NOISE, (len(batch), inputs.shape[1]))
             gradients = backward(params, x.astype(np.float32), codes[batch])
-            for n, gradient in enumerate(gradients):
-                if n % 2 == 0:
-                    gradient = gradient + WEIGHT_DECAY * params[n]
-                first[n] = 0.9 * first[n] + 0.1 * gradient
-                second[n] = 0.999 * second[n] + 0.001 * gradient * gradient
-                corrected = first[n] / (1 - 0.9**step)
-                params[n] -= rate * corrected / (np.sqrt(second[n] / (1 - 0.999**step)) + 1e-8)
+            adam.update([
+                gradient + WEIGHT_DECAY * params[n] if n % 2 == 0 else gradient
+                for n, gradient in enumerate(gradients)
+            ])
     layers = tuple((params[n], params[n + 1]) for n in range(0, len(params), 2))
     return Network(mean, scale, layers, names)
 
