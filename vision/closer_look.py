@@ -165,23 +165,7 @@ def sizes_near(
     read_sizes = np.array([r.candidate.glyph_size for r in reads])
     distances = np.linalg.norm(centres[:, None, :] - read_centres[None, :, :], axis=2)
     near = distances < CARD_PER_GLYPH * read_sizes[None, :]
-    return sizes, np.where(near.any(axis=1), masked_medians(read_sizes, near), np.nan)
-
-
-def masked_medians(values: np.ndarray, chosen: np.ndarray) -> np.ndarray:
-    """Per row of the boolean ``chosen``, the median of the ``values`` it picks (as
-    ``np.median`` gives it; 0 for a row that picks none), all rows at once.
-
-    >>> masked_medians(np.array([5.0, 1, 3, 8]),
-    ...                np.array([[True, True, True, False], [True, False, True, True],
-    ...                          [False] * 4]))
-    array([3., 5., 0.])
-    """
-    order = np.argsort(values, kind="stable")
-    ranked, picked = values[order], chosen[:, order]
-    counts = picked.sum(axis=1)
-    seen = np.cumsum(picked, axis=1)
-    low = np.argmax(seen >= (counts[:, None] + 1) // 2, axis=1)
-    high = np.argmax(seen >= counts[:, None] // 2 + 1, axis=1)
-    medians = np.where(counts % 2 == 1, ranked[low], (ranked[low] + ranked[high]) / 2)
-    return np.where(counts > 0, medians, 0.0)
+    typical = np.full(len(candidates), np.nan)
+    has = near.any(axis=1)
+    typical[has] = np.nanmedian(np.where(near[has], read_sizes[None, :], np.nan), axis=1)
+    return sizes, typical

@@ -23,7 +23,7 @@ from vision.glyph_reads import IndexRead
 from vision.index_reader import CARD_PER_GLYPH, SMALL_GLYPH, IndexCandidate
 from vision.light import LitFrame
 from vision.observations import CardObservation
-from vision.outline import ASPECT_RANGE, Quad, aspect
+from vision.outline import ASPECT_RANGE, Quad, aspect, inside_quad
 
 #: From one index to the opposite one, in the first index's upright frame: the slope
 #: (down over across) and the length in glyph sizes that decks from square-ish poker
@@ -463,8 +463,3 @@ def observation_of(group: Sequence[IndexRead]) -> CardObservation:
         confidence=float(confidence),
         corners=estimated_outline(best.candidate),
     )
-
-
-def inside_quad(point: tuple[float, float], quad: Quad) -> bool:
-    """Whether ``point`` lies inside the outline ``quad``."""
-    return cv2.pointPolygonTest(np.array(quad, np.float32), point, False) >= 0

@@ -86,6 +86,13 @@ def touches_border(quad: Quad, width: int, height: int, margin: float = 3.0) -> 
     )
 
 
+def closed_white_mask(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) -> np.ndarray:
+    """The frame's card white (:func:`card_white_mask`) with gaps up to 5 px closed: print
+    and rounded corners do not cut a card's white apart."""
+    mask = card_white_mask(frame_bgr, darkest)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
 def find_card_outlines(
     frame_bgr: np.ndarray, darkest: np.ndarray | None = None, longest: float = ASPECT_RANGE[1]
 ) -> list[Quad]:
@@ -104,15 +111,14 @@ def find_card_outlines(
     (:func:`edge_outlines`).
     """
     darkest = darkest_channel(frame_bgr) if darkest is None else darkest
-    mask = card_white_mask(frame_bgr, darkest)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = closed_white_mask(frame_bgr, darkest)
     outlines, pale_table = quads_in(mask, longest)
     if pale_table:
         outlines += [
             quad
             for quad in edge_outlines(darkest, longest)
             if white_share(mask, quad) >= EDGE_WHITE
-            and not any(inside(np.mean(quad, axis=0), other) for other in outlines)
+            and not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
         ]
     return outlines
 
@@ -187,7 +193,6 @@ def aspect(quad: Quad) -> float:
     return (side(quad, 1) + side(quad, 3)) / max(side(quad, 0) + side(quad, 2), 1e-6)
 
 
-def inside(point: np.ndarray, quad: Quad) -> bool:
-    """Whether ``point`` (x, y) lies inside ``quad``."""
-    polygon = np.array(quad, np.float32)
-    return cv2.pointPolygonTest(polygon, (float(point[0]), float(point[1])), False) >= 0
+def inside_quad(point: tuple[float, float], quad: Quad) -> bool:
+    """Whether ``point`` lies inside the outline ``quad``."""
+    return cv2.pointPolygonTest(np.array(quad, np.float32), point, False) >= 0

@@ -14,8 +14,8 @@ leave of the frame is read in three steps:
 2. **Hypotheses.** From each corner a card is laid along its two sides, either taken as
    the short side, at the card widths the frame suggests: whole cards read, whole sides
    (an edge between two right-angle corners) and calipers across parallel edges; and,
-   round every card read (whole or from a part), the same card moved along either of
-   its sides (the card under it in a row or a column). A card reaching out of the
+   round every card read (whole or from a part), the same card moved along its short
+   side (the card under it in a row). A card reaching out of the
    group is impossible and dropped.
 3. **Peeling** (matching in :mod:`vision.partial_match`). Every hypothesis is sampled as
    a thumbnail of its face (light divided out) and compared with the taught faces,
@@ -45,7 +45,7 @@ import cv2
 import numpy as np
 
 from vision.observations import CardObservation
-from vision.outline import MIN_AREA_FRACTION, Quad, card_white_mask, side
+from vision.outline import MIN_AREA_FRACTION, Quad, closed_white_mask, side
 from vision.partial_match import (
     THUMB_BLUR,
     THUMB_SIZE,
@@ -165,9 +165,7 @@ class CardWhite:
     @classmethod
     def of(cls, frame_bgr: Image) -> CardWhite:
         """The masks of ``frame_bgr``."""
-        white = cv2.morphologyEx(
-            card_white_mask(frame_bgr), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)
-        )
+        white = closed_white_mask(frame_bgr)
         bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
         return cls(white, cv2.morphologyEx(white, cv2.MORPH_CLOSE, bridge))
 

@@ -109,23 +109,18 @@ class PartialMatcher:
             return 1
         return None
 
-    def scores(self, part: Array, mask: Array) -> Array:
-        """Correlation of ``part`` (a thumbnail) over ``mask`` (0/1) with each taught card:
-        row 0 the card upright, row 1 the card turned half a turn.
+    def scores_many(self, parts: Array, masks: Array) -> Array:
+        """Correlation of each of ``parts`` (thumbnails) over its ``masks`` (0/1) with each
+        taught card, ``parts`` and ``masks`` one flattened thumbnail a row; the result is
+        parts x 2 orientations (the card upright, turned half a turn) x cards.
 
         >>> faces = {"a": np.tile(np.arange(100, dtype=np.uint8), (140, 1)),
         ...          "b": np.tile(np.arange(140, dtype=np.uint8)[:, None], (1, 100))}
         >>> matcher = PartialMatcher({k: cv2.merge([v] * 3) for k, v in faces.items()})
         >>> half = np.zeros(THUMB_SIZE[::-1], np.float32); half[:, :20] = 1
-        >>> matcher.scores(thumbnail(faces["a"]), half)[:, 0].round(2).tolist()
+        >>> part = thumbnail(faces["a"]).reshape(1, -1)
+        >>> matcher.scores_many(part, half.reshape(1, -1))[0][:, 0].round(2).tolist()
         [1.0, -1.0]
-        """
-        many: Array = self.scores_many(part.reshape(1, -1), mask.reshape(1, -1))[0]
-        return many
-
-    def scores_many(self, parts: Array, masks: Array) -> Array:
-        """:meth:`scores` of many parts at once: ``parts`` and ``masks`` one flattened
-        thumbnail a row; the result is parts x 2 orientations x cards.
 
         Compared :data:`BATCH` rows at a time: a product that small stays on one core
         (a BLAS library spreads larger ones over threads that mostly wait).
