@@ -63,11 +63,11 @@ def zone_choices(start: TableStart) -> list[tuple[str, str]]:
 def owner_deck(data: str | os.PathLike[str] | None = None) -> DeckProfile:
     """The owner's taught 21X deck, which a real camera reads 21X cards with: the deck
     taught last in the data folder's decks (``companion teach``), not the simulator's own."""
-    from vision.profile import MANIFEST, load_deck, taught_decks
+    from vision.profile import MANIFEST, DeckProfile, taught_decks
     from vision.simulated import SIMULATED_DECK
 
     taught = [path for path in taught_decks(data) if not path.name.startswith(SIMULATED_DECK)]
     if not taught:
         raise CompanionError("no taught 21X deck: teach the box with companion teach first")
     newest = max(taught, key=lambda path: (path / MANIFEST).stat().st_mtime_ns)
-    return load_deck(newest.name, data)
+    return DeckProfile.load(newest)

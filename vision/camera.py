@@ -177,7 +177,6 @@ class Picamera2Camera(Camera):
                 self.lock_exposure()
             except DeviceError as error:  # frames still flow: play on with automatic control
                 LOG.warning("%s; exposure stays automatic", error)
-                self._lock_due = None
         return as_bgr(frame)
 
     def lock_exposure(self) -> dict[str, object]:

@@ -260,9 +260,10 @@ class _Stopped(Exception):
     """The watcher was stopped while waiting to reconnect the camera."""
 
 
-@dataclass
+@dataclass(eq=False)
 class _Remembered:
-    """A card once read: where it was read last, and when it came there (an arrival number)."""
+    """A card once read: where it was read last, and when it came there (an arrival number).
+    Two memories are equal only if they are the same one (``in`` tests identity)."""
 
     seen: CardObservation
     came: int
@@ -305,7 +306,7 @@ class CoverMemory:
         read: list[_Remembered] = []
         for card in seen:
             read.append(self._remember(card, read))
-        unread = [card for card in self._cards if not _among(card, read)]
+        unread = [card for card in self._cards if card not in read]
         self._read = read
         self._hidden = [card for card in unread if any(self._covers(top, card) for top in read)]
         return seen + [card.seen for card in self._hidden]
@@ -314,7 +315,7 @@ class CoverMemory:
         """``card`` left the table (of two of its name, one not reported now if there is)."""
         named = [kept for kept in self._cards if kept.seen.card == card]
         reported = self._read + self._hidden
-        gone = [kept for kept in named if not _among(kept, reported)] or named
+        gone = [kept for kept in named if kept not in reported] or named
         if gone:
             self._cards.remove(gone[0])
 
@@ -322,18 +323,18 @@ class CoverMemory:
         """The memory of ``card``, read now (``taken``: the memories of the cards read
         before it in this frame)."""
         same = [kept for kept in self._cards
-                if kept.seen.card == card.card and not _among(kept, taken)]
-        in_view = [kept for kept in same if _among(kept, self._read)]
+                if kept.seen.card == card.card and kept not in taken]
+        in_view = [kept for kept in same if kept in self._read]
         here = [kept for kept in same if math.dist(kept.seen.center, card.center) <= MOVED_PIXELS]
-        stayed = [kept for kept in here if _among(kept, self._read)]
+        stayed = [kept for kept in here if kept in self._read]
         if stayed:
             stayed[0].seen = card
             return stayed[0]
-        under = [kept for kept in here if _among(kept, self._hidden)]
+        under = [kept for kept in here if kept in self._hidden]
         if under and not in_view:  # read again where it lay hidden
             under[0].seen = card
             return under[0]
-        movers = in_view or [kept for kept in same if not _among(kept, self._hidden)]
+        movers = in_view or [kept for kept in same if kept not in self._hidden]
         self._arrivals += 1
         if movers:
             mover = min(movers, key=lambda kept: math.dist(kept.seen.center, card.center))
@@ -351,11 +352,6 @@ class CoverMemory:
         under = np.array(below.seen.corners, np.float32)
         area, _ = cv2.intersectConvexConvex(np.array(top.seen.corners, np.float32), under)
         return float(area) >= self.share * max(float(cv2.contourArea(under)), 1.0)
-
-
-def _among(card: _Remembered, cards: list[_Remembered]) -> bool:
-    """Whether ``card`` is one of ``cards`` (the same memory, not an equal one)."""
-    return any(card is other for other in cards)
 
 
 class TableWatcher(Closing):

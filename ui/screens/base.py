@@ -98,6 +98,10 @@ class Screens(Mapping[str, AppScreen]):
             self._manager.add_widget(screen)
         return screen
 
+    def __contains__(self, name: object) -> bool:
+        """Whether the app has a screen ``name`` (made or not; asking makes none)."""
+        return name in self._classes
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._classes)
 
