@@ -40,7 +40,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice_faces import FACE_SIDE_IN_PIPS, Face, FaceSettings, channels, faces_in_crop
+from vision.dice_faces import FACE_SIDE_IN_PIPS, Face, FaceSettings, channels, faces_in_planes
 from vision.dice_model import (
     DiceModel,
     body_features,
@@ -190,8 +190,8 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
             fy=zoom,
             interpolation=cv2.INTER_LINEAR,
         )
-        faces = faces_in_crop(crop, settings.faces)
-        planes = channels(crop) if faces else []
+        planes = channels(crop)
+        faces = faces_in_planes(planes, settings.faces)
         if body.die_like and not _box_at_edge(body.box, (width, height)):
             found.extend(_body_proposals(lab[:, :, 0], body, zoom, len(faces), scale))
         for face in faces:

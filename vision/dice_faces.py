@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -119,11 +120,11 @@ class Face:
         return sum(p.strength for p in self.pips) / len(self.pips)
 
 
-def faces_in_crop(lab: Image, settings: FaceSettings) -> list[Face]:
-    """The candidate top faces in a Lab crop: pips darker or lighter than their face in
-    lightness, or redder, greener, yellower or bluer (red pips on a black die)."""
+def faces_in_planes(planes: Sequence[Image], settings: FaceSettings) -> list[Face]:
+    """The candidate top faces in a Lab crop's :func:`channels`: pips darker or lighter than
+    their face in lightness, or redder, greener, yellower or bluer (red pips on a black die)."""
     faces = []
-    for channel_index, channel in enumerate(channels(lab)):
+    for channel_index, channel in enumerate(planes):
         for polarity in (1, -1):
             flipped = channel if polarity == 1 else cv2.bitwise_not(channel)
             pips = [
