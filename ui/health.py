@@ -40,16 +40,17 @@ log = logging.getLogger(__name__)
 
 
 def check_camera(spec: str, open_camera: Callable[[str], Any] | None = None) -> list[Finding]:
-    """Open the camera ``spec`` (as ``companion camera`` does), read one frame and check it as
-    ``companion camera --check`` does (colour cast, exposure, sharpness, height: a card face
-    up on the table)."""
+    """Open the camera ``spec`` (as ``companion camera`` does), read a frame once its
+    automatic exposure has settled, and check it as ``companion camera --check`` does
+    (colour cast, exposure, sharpness, height: a card face up on the table)."""
     from vision.camera import open_camera as real_open
+    from vision.camera import read_settled
     from vision.camera_check import check_frame
 
     opener = real_open if open_camera is None else open_camera
     try:
         with opener(spec) as camera:
-            frame = camera.read()
+            frame = read_settled(camera)
             name = camera.description
     except CompanionError as error:
         text = str(error)

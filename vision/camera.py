@@ -89,6 +89,13 @@ class Camera(Closing):
         """Let automatic exposure and white balance run again (a new game, a lamp switched on,
         zone calibration); a camera that locks them does so again once they have settled."""
 
+    @property
+    def settling(self) -> bool:
+        """Whether automatic exposure and white balance are still settling, so that a frame
+        read now may be darker, brighter or more tinted than the game's will be. Sources
+        without automatic control never are."""
+        return False
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.description}>"
 
@@ -104,6 +111,16 @@ def as_bgr(frame: Image) -> Image:
     elif frame.shape[2] == 4:
         frame = frame[:, :, :3]
     return np.ascontiguousarray(frame, dtype=np.uint8)
+
+
+def read_settled(camera: Camera) -> Image:
+    """The first frame read once the camera's automatic exposure and white balance have
+    settled (at once for a source without them), the frame a check should judge: a Pi camera
+    locks them :data:`SETTLE_SECONDS` after it opens, and its first frames come before that."""
+    frame = camera.read()
+    while camera.settling:
+        frame = camera.read()
+    return frame
 
 
 class Picamera2Camera(Camera):
@@ -202,6 +219,10 @@ class Picamera2Camera(Camera):
                 f"{self.description}: cannot lock exposure ({_one_line(error)})"
             ) from None
         return locked
+
+    @property
+    def settling(self) -> bool:
+        return self._lock_due is not None
 
     def recalibrate(self) -> None:
         """Turn automatic exposure and white balance back on; they are locked again

@@ -5,8 +5,8 @@ installing on a Pi. With ``--check`` it also measures the last frame read with a
 face up on the table (:mod:`vision.camera_check`): colour cast, exposure, sharpness and
 the camera's height, each with the fix; the exit code is 1 when something needs fixing.
 On a Pi camera the automatic exposure and white balance run while the frames are read
-and are locked afterwards, as during a game. OpenCV is imported inside the handler so
-that building the command parser stays light.
+(with ``--check``, until they have settled) and are locked afterwards, as during a game.
+OpenCV is imported inside the handler so that building the command parser stays light.
 """
 
 from __future__ import annotations
@@ -104,6 +104,9 @@ def run_camera(args: argparse.Namespace) -> int:
             shapes.add(last.shape)
             if save_dir is not None:
                 write_image(save_dir / f"frame-{count:04d}.png", last)
+        while args.check and camera.settling:  # judge the picture the game will see
+            last = camera.read()
+            count += 1
         elapsed = time.monotonic() - started
         locked = camera.lock_exposure() if args.check else {}
     sizes = ", ".join(f"{shape[1]}x{shape[0]}" for shape in sorted(shapes))

@@ -48,6 +48,7 @@ def test_camera_gives_a_frame_from_a_replayed_photo_checked_as_camera_check_does
 def test_a_dark_camera_frame_with_no_card_is_each_measure_s_problem() -> None:
     class Blank:
         description = "blank camera"
+        settling = False
 
         def __enter__(self) -> Blank:
             return self

@@ -24,6 +24,7 @@ from vision.camera import (
     Picamera2Camera,
     ReplayCamera,
     open_camera,
+    read_settled,
 )
 
 
@@ -262,6 +263,25 @@ def test_picamera2_locks_itself_once_automatic_control_has_settled(
         clock.advance(2.0)
         camera.read()
         assert pi.calls.count("capture_metadata") == 2  # locked again after settling
+
+
+def test_a_settled_read_waits_until_the_pi_camera_has_locked(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    ticks = iter(range(100))  # one second passes at every look at the clock
+    with Picamera2Camera(settle_seconds=2.0, clock=lambda: float(next(ticks))) as camera:
+        assert camera.settling
+        assert read_settled(camera).shape == (480, 640, 3)
+        assert not camera.settling
+    calls = fake_picamera2.instances[0].calls
+    assert calls.count("capture_array main wait=False") == 2  # 1 s: still settling; 2 s: locked
+    assert calls.count("capture_metadata") == 1
+
+
+def test_a_replay_is_settled_at_its_first_frame(dice_photo: Path) -> None:
+    with open_camera(str(dice_photo)) as camera:
+        assert not camera.settling
+        assert read_settled(camera).ndim == 3
 
 
 def test_a_pi_camera_that_cannot_lock_keeps_delivering_frames(
