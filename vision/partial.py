@@ -133,6 +133,13 @@ REFINE_ROUNDS = 5
 #: tuning and held-out scenes no read changed).
 REFINE_PATIENCE = 2
 REFINE_HOPE = 0.7
+#: A part that scores this much but is not reported (too close to another card, or
+#: showing too little of its print) is surely a card, just not which: it is claimed unread
+#: when nothing else is read, so the card under it is not scored over it.
+UNREAD_CLAIM = 0.94
+#: A part read under its sure level must show at least this share of its own print (the
+#: ink most taught faces lack: the expression, not the difficulty icons every card has).
+TEXT_FLOOR = 0.1
 
 
 @dataclass(frozen=True)
@@ -151,7 +158,7 @@ class PartialRead:
         """Whether the referee should have a look before acting on it."""
         if self.visible >= WHOLE_SHARE:
             return self.score < SURE_SCORE or self.score - self.runner_up < SURE_MARGIN
-        return self.score < SURE_PART or self.score - self.runner_up < SURE_PART_MARGIN
+        return not _sure_part(self.score, self.runner_up)
 
 
 @dataclass(frozen=True)
@@ -334,16 +341,20 @@ class PartialReader:
                 refined = candidate.refined
                 if _accepted(refined[1]) and (best is None or refined[1].score > best[1].score):
                     best = refined
+            hidden = best is None
+            if hidden:
+                best = _surely_a_card(candidates)
             if best is None:
                 break
             quad, scored = best
-            oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
-            reads.append(
-                PartialRead(
-                    scored.card_id, oriented, scored.score, scored.runner_up, scored.visible
+            if not hidden:
+                oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
+                reads.append(
+                    PartialRead(
+                        scored.card_id, oriented, scored.score, scored.runner_up, scored.visible
+                    )
                 )
-            )
-            used.add(scored.card_id)
+                used.add(scored.card_id)
             _claim(free, quad, value=0)
             for own in owns:
                 _claim(own, quad, value=0)
@@ -382,7 +393,8 @@ class PartialReader:
         best: list[_Scored | None] = [None] * len(jobs)
         if not parts:
             return best
-        scores = self.matcher.scores_many(np.stack(parts), np.stack(masks))
+        shown = np.stack(masks)
+        scores = self.matcher.scores_many(np.stack(parts), shown)
         card_scores = scores.max(axis=1)
         untaken = card_scores.copy()
         taken = [k for k, card_id in enumerate(self.matcher.ids) if card_id in used]
@@ -394,6 +406,7 @@ class PartialReader:
         others[entries, chosen] = -np.inf
         runners = others.max(axis=1) if others.shape[1] > 1 else np.full(len(chosen), -1.0)
         turned = scores[entries, 1, chosen] > scores[entries, 0, chosen]
+        texts = self.matcher.text_shares(shown, chosen, turned)
         for entry, (number, share, mask_number) in enumerate(
             zip(owners, shares, which, strict=True)
         ):
@@ -406,6 +419,7 @@ class PartialReader:
                 share,
                 bool(turned[entry]),
                 mask_number,
+                float(texts[entry]),
             )
             if share < WHOLE_SHARE and found.score >= ACCEPT_PART and not _accepted(found):
                 found = self._decided(found, scores[entry], parts[entry], masks[entry], used)
@@ -433,7 +447,9 @@ class PartialReader:
         other = float(card_scores[pair[1 - winner][0]])
         return _Scored(
             self.matcher.ids[index], float(card_scores[index]), other, found.visible, turned,
-            found.mask, decided=True,
+            found.mask,
+            float(self.matcher.text_shares(mask[None], np.array([index]), np.array([turned]))[0]),
+            decided=True,
         )
 
     def _refine(
@@ -482,6 +498,7 @@ class _Scored:
     visible: float
     turned: bool
     mask: int
+    text: float
     decided: bool = False
 
 
@@ -505,13 +522,33 @@ def _rank(scored: _Scored) -> tuple[bool, float]:
     return (_accepted(scored), scored.score)
 
 
+def _surely_a_card(candidates: Sequence[_Candidate]) -> tuple[Quad, _Scored] | None:
+    """The best refinement among ``candidates`` from :data:`UNREAD_CLAIM`, reported or not."""
+    return max(
+        (
+            c.refined
+            for c in candidates
+            if c.refined is not None and c.refined[1].score >= UNREAD_CLAIM
+        ),
+        key=lambda refined: refined[1].score,
+        default=None,
+    )
+
+
+def _sure_part(score: float, runner_up: float) -> bool:
+    """Whether a read from a part is sure: :data:`SURE_PART`, :data:`SURE_PART_MARGIN` ahead."""
+    return score >= SURE_PART and score - runner_up >= SURE_PART_MARGIN
+
+
 def _accepted(scored: _Scored) -> bool:
     """Whether a scored hypothesis is reported at all."""
     if scored.visible >= WHOLE_SHARE:
         # A part more like a card read elsewhere is not read as another card.
         return scored.score >= ACCEPT_SCORE and scored.score > scored.runner_up
-    return scored.score >= ACCEPT_PART and (
-        scored.decided or scored.score - scored.runner_up >= ACCEPT_PART_MARGIN
+    return (
+        scored.score >= ACCEPT_PART
+        and (scored.decided or scored.score - scored.runner_up >= ACCEPT_PART_MARGIN)
+        and (_sure_part(scored.score, scored.runner_up) or scored.text >= TEXT_FLOOR)
     )
 
 
