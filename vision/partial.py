@@ -77,7 +77,7 @@ from vision.profile import (
 #: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
 ERODE = np.ones((3, 3), np.uint8)
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
-MIN_VISIBLE = 0.3
+MIN_VISIBLE = 0.25
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.85
@@ -137,9 +137,11 @@ REFINE_HOPE = 0.7
 #: showing too little of its print) is surely a card, just not which: it is claimed unread
 #: when nothing else is read, so the card under it is not scored over it.
 UNREAD_CLAIM = 0.94
-#: A part read under its sure level must show at least this share of its own print (the
-#: ink most taught faces lack: the expression, not the difficulty icons every card has).
+#: A part read must show at least this share of its own print (the ink most taught faces
+#: lack: the expression, not the difficulty icons every card has), unless it is sure and
+#: shows at least :data:`PRINTLESS_SHARE` of its face.
 TEXT_FLOOR = 0.1
+PRINTLESS_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -158,7 +160,7 @@ class PartialRead:
         """Whether the referee should have a look before acting on it."""
         if self.visible >= WHOLE_SHARE:
             return self.score < SURE_SCORE or self.score - self.runner_up < SURE_MARGIN
-        return not _sure_part(self.score, self.runner_up)
+        return not _sure_part(self)
 
 
 @dataclass(frozen=True)
@@ -535,9 +537,9 @@ def _surely_a_card(candidates: Sequence[_Candidate]) -> tuple[Quad, _Scored] | N
     )
 
 
-def _sure_part(score: float, runner_up: float) -> bool:
+def _sure_part(read: PartialRead | _Scored) -> bool:
     """Whether a read from a part is sure: :data:`SURE_PART`, :data:`SURE_PART_MARGIN` ahead."""
-    return score >= SURE_PART and score - runner_up >= SURE_PART_MARGIN
+    return read.score >= SURE_PART and read.score - read.runner_up >= SURE_PART_MARGIN
 
 
 def _accepted(scored: _Scored) -> bool:
@@ -545,10 +547,13 @@ def _accepted(scored: _Scored) -> bool:
     if scored.visible >= WHOLE_SHARE:
         # A part more like a card read elsewhere is not read as another card.
         return scored.score >= ACCEPT_SCORE and scored.score > scored.runner_up
+    telling = scored.text >= TEXT_FLOOR or (
+        _sure_part(scored) and scored.visible >= PRINTLESS_SHARE
+    )
     return (
         scored.score >= ACCEPT_PART
         and (scored.decided or scored.score - scored.runner_up >= ACCEPT_PART_MARGIN)
-        and (_sure_part(scored.score, scored.runner_up) or scored.text >= TEXT_FLOOR)
+        and telling
     )
 
 
