@@ -38,7 +38,7 @@ reported at all. The levels were chosen on the tuning scenes of
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -327,12 +327,7 @@ class PartialReader:
                 key=lambda c: _rank(c.scored) if c.scored is not None else (False, -1.0),
                 reverse=True,
             )
-            cached = [c.refined for c in candidates if c.refined is not None]
-            best = max(
-                (refined for refined in cached if _accepted(refined[1])),
-                key=lambda refined: refined[1].score,
-                default=None,
-            )
+            best = _best_refined(candidates, _accepted)
             batch = 0
             for candidate in ranked:
                 if refinements >= MAX_REFINEMENTS or (best is not None and batch == REFINED):
@@ -340,15 +335,13 @@ class PartialReader:
                 refinements, batch = refinements + 1, batch + 1
                 candidate.tried = True
                 candidate.refined = self._refine(grey, free, candidate, used)
-                refined = candidate.refined
-                if _accepted(refined[1]) and (best is None or refined[1].score > best[1].score):
-                    best = refined
+                best = _best_refined([c for c in (best, candidate) if c is not None], _accepted)
             hidden = best is None
             if hidden:
-                best = _surely_a_card(candidates)
-            if best is None:
+                best = _best_refined(candidates, lambda scored: scored.score >= UNREAD_CLAIM)
+            if best is None or best.refined is None:
                 break
-            quad, scored = best
+            quad, scored = best.refined
             if not hidden:
                 oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
                 reads.append(
@@ -357,9 +350,12 @@ class PartialReader:
                     )
                 )
                 used.add(scored.card_id)
-            _claim(free, quad, value=0)
+            # The refinement was scored over the mask its first scoring chose.
+            over_part = best.scored is not None and best.scored.mask == 1
+            covered = _covers(quad, free.shape, best.own if over_part else None, bridge)
+            free[covered] = 0
             for own in owns:
-                _claim(own, quad, value=0)
+                own[covered] = 0
             for candidate in candidates:
                 if _overlap(candidate.quad, quad) or (
                     candidate.refined is not None and candidate.refined[1].card_id in used
@@ -524,17 +520,28 @@ def _rank(scored: _Scored) -> tuple[bool, float]:
     return (_accepted(scored), scored.score)
 
 
-def _surely_a_card(candidates: Sequence[_Candidate]) -> tuple[Quad, _Scored] | None:
-    """The best refinement among ``candidates`` from :data:`UNREAD_CLAIM`, reported or not."""
+def _best_refined(
+    candidates: Sequence[_Candidate], wanted: Callable[[_Scored], bool]
+) -> _Candidate | None:
+    """The candidate among ``candidates`` whose refinement scores best of those ``wanted``."""
     return max(
-        (
-            c.refined
-            for c in candidates
-            if c.refined is not None and c.refined[1].score >= UNREAD_CLAIM
-        ),
-        key=lambda refined: refined[1].score,
+        (c for c in candidates if c.refined is not None and wanted(c.refined[1])),
+        key=lambda c: c.refined[1].score if c.refined is not None else -1.0,
         default=None,
     )
+
+
+def _covers(quad: Quad, shape: tuple[int, ...], part: Array | None, bridge: Array) -> Array:
+    """What a card read at ``quad`` is taken to cover in a frame of ``shape`` (a boolean
+    mask): its outline grown by :data:`CLAIM_GROWTH`, and if it was read over a white
+    ``part`` of the cards, only that part with its border (``bridge`` round it): the rest
+    of its outline lies under other cards, and their strips are not its to claim."""
+    grown = np.zeros(shape[:2], np.uint8)
+    _claim(grown, quad, value=255)
+    covered: Array = grown > 0
+    if part is not None:
+        covered &= cv2.dilate(part, bridge) > 0
+    return covered
 
 
 def _sure_part(read: PartialRead | _Scored) -> bool:
