@@ -404,7 +404,12 @@ class PartialReader:
         others[entries, chosen] = -np.inf
         runners = others.max(axis=1) if others.shape[1] > 1 else np.full(len(chosen), -1.0)
         turned = scores[entries, 1, chosen] > scores[entries, 0, chosen]
-        texts = self.matcher.text_shares(shown, chosen, turned)
+        # How much of its print shows matters only where a part may be read.
+        texts = np.ones(len(chosen), np.float32)
+        readable = (top >= ACCEPT_PART) & (np.array(shares) < WHOLE_SHARE)
+        texts[readable] = self.matcher.text_shares(
+            shown[readable], chosen[readable], turned[readable]
+        )
         for entry, (number, share, mask_number) in enumerate(
             zip(owners, shares, which, strict=True)
         ):
