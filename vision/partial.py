@@ -22,17 +22,20 @@ leave of the frame is read in three steps:
    either way up, by normalised correlation over its visible part, weighted to where the
    taught faces differ: the visible part is the group less what cards read before it
    claim, or the white part it came from. The best are refined (small turns, scalings,
-   shifts), the best reportable one is kept and its outline claimed, and the hypotheses
-   it touches are scored again: the top card of a fan is whole and is read first, then
-   the one under it, and so on. One read per physical card and never one card id twice.
+   shifts), the best reportable one is kept and what it covers claimed (its outline, or
+   only the white part it was read over: the rest lies under other cards), and the
+   hypotheses it touches are scored again: the top card of a fan is whole and is read
+   first, then the one under it, and so on. A strip surely a card but not which one is
+   claimed unread. One read per physical card and never one card id twice.
 
 A card whose face shows whole is reported from :data:`ACCEPT_SCORE` and is sure from
 :data:`SURE_SCORE`; one read from a part (less than :data:`WHOLE_SHARE` of its face shows)
 must pass the stricter :data:`ACCEPT_PART` and :data:`SURE_PART`, each with a lead over
-the next best card. A read under its sure level is reported ``unsure``; anything under
-its accept level (clutter, cards never taught, strips too narrow to tell) is not
-reported at all. The levels were chosen on the tuning scenes of
-``benchmarks/bench_taught_overlap.py`` (docs/vision-teaching.md has the figures).
+the next best card, and show :data:`TEXT_FLOOR` of its own print unless sure. A read
+under its sure level is reported ``unsure``; anything under its accept level (clutter,
+cards never taught, strips too narrow to tell) is not reported at all. The levels were
+chosen on the tuning scenes of ``benchmarks/bench_taught_overlap.py``
+(docs/vision-teaching.md has the figures).
 """
 
 from __future__ import annotations
