@@ -22,23 +22,26 @@ leave of the frame is read in three steps:
    either way up, by normalised correlation over its visible part, weighted to where the
    taught faces differ: the visible part is the group less what cards read before it
    claim, or the white part it came from. The best are refined (small turns, scalings,
-   shifts), the best reportable one is kept and its outline claimed, and the hypotheses
-   it touches are scored again: the top card of a fan is whole and is read first, then
-   the one under it, and so on. One read per physical card and never one card id twice.
+   shifts), the best reportable one is kept and what it covers claimed (its outline, or
+   only the white part it was read over: the rest lies under other cards), and the
+   hypotheses it touches are scored again: the top card of a fan is whole and is read
+   first, then the one under it, and so on. A strip surely a card but not which one is
+   claimed unread. One read per physical card and never one card id twice.
 
 A card whose face shows whole is reported from :data:`ACCEPT_SCORE` and is sure from
 :data:`SURE_SCORE`; one read from a part (less than :data:`WHOLE_SHARE` of its face shows)
 must pass the stricter :data:`ACCEPT_PART` and :data:`SURE_PART`, each with a lead over
-the next best card. A read under its sure level is reported ``unsure``; anything under
-its accept level (clutter, cards never taught, strips too narrow to tell) is not
-reported at all. The levels were chosen on the tuning scenes of
-``benchmarks/bench_taught_overlap.py`` (docs/vision-teaching.md has the figures).
+the next best card, and show :data:`TEXT_FLOOR` of its own print unless sure. A read
+under its sure level is reported ``unsure``; anything under its accept level (clutter,
+cards never taught, strips too narrow to tell) is not reported at all. The levels were
+chosen on the tuning scenes of ``benchmarks/bench_taught_overlap.py``
+(docs/vision-teaching.md has the figures).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -77,7 +80,7 @@ from vision.profile import (
 #: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.
 ERODE = np.ones((3, 3), np.uint8)
 #: Least share of a hypothesis' face that must still show (not claimed) to be scored.
-MIN_VISIBLE = 0.3
+MIN_VISIBLE = 0.25
 #: Least share of a hypothesised card that must lie on card-white region (the rest runs
 #: over table, and the card cannot be there).
 MIN_INSIDE = 0.85
@@ -133,6 +136,15 @@ REFINE_ROUNDS = 5
 #: tuning and held-out scenes no read changed).
 REFINE_PATIENCE = 2
 REFINE_HOPE = 0.7
+#: A part that scores this much but is not reported (too close to another card, or
+#: showing too little of its print) is surely a card, just not which: it is claimed unread
+#: when nothing else is read, so the card under it is not scored over it.
+UNREAD_CLAIM = 0.94
+#: A part read must show at least this share of its own print (the ink most taught faces
+#: lack: the expression, not the difficulty icons every card has), unless it is sure and
+#: shows at least :data:`PRINTLESS_SHARE` of its face.
+TEXT_FLOOR = 0.1
+PRINTLESS_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -151,7 +163,7 @@ class PartialRead:
         """Whether the referee should have a look before acting on it."""
         if self.visible >= WHOLE_SHARE:
             return self.score < SURE_SCORE or self.score - self.runner_up < SURE_MARGIN
-        return self.score < SURE_PART or self.score - self.runner_up < SURE_PART_MARGIN
+        return not _sure_part(self)
 
 
 @dataclass(frozen=True)
@@ -318,12 +330,7 @@ class PartialReader:
                 key=lambda c: _rank(c.scored) if c.scored is not None else (False, -1.0),
                 reverse=True,
             )
-            cached = [c.refined for c in candidates if c.refined is not None]
-            best = max(
-                (refined for refined in cached if _accepted(refined[1])),
-                key=lambda refined: refined[1].score,
-                default=None,
-            )
+            best = _best_refined(candidates, _accepted)
             batch = 0
             for candidate in ranked:
                 if refinements >= MAX_REFINEMENTS or (best is not None and batch == REFINED):
@@ -331,22 +338,27 @@ class PartialReader:
                 refinements, batch = refinements + 1, batch + 1
                 candidate.tried = True
                 candidate.refined = self._refine(grey, free, candidate, used)
-                refined = candidate.refined
-                if _accepted(refined[1]) and (best is None or refined[1].score > best[1].score):
-                    best = refined
-            if best is None:
+                best = _best_refined([c for c in (best, candidate) if c is not None], _accepted)
+            hidden = best is None
+            if hidden:
+                best = _best_refined(candidates, lambda scored: scored.score >= UNREAD_CLAIM)
+            if best is None or best.refined is None:
                 break
-            quad, scored = best
-            oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
-            reads.append(
-                PartialRead(
-                    scored.card_id, oriented, scored.score, scored.runner_up, scored.visible
+            quad, scored = best.refined
+            if not hidden:
+                oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
+                reads.append(
+                    PartialRead(
+                        scored.card_id, oriented, scored.score, scored.runner_up, scored.visible
+                    )
                 )
-            )
-            used.add(scored.card_id)
-            _claim(free, quad, value=0)
+                used.add(scored.card_id)
+            # The refinement was scored over the mask its first scoring chose.
+            over_part = best.scored is not None and best.scored.mask == 1
+            covered = _covers(quad, free.shape, best.own if over_part else None, bridge)
+            free[covered] = 0
             for own in owns:
-                _claim(own, quad, value=0)
+                own[covered] = 0
             for candidate in candidates:
                 if _overlap(candidate.quad, quad) or (
                     candidate.refined is not None and candidate.refined[1].card_id in used
@@ -382,7 +394,8 @@ class PartialReader:
         best: list[_Scored | None] = [None] * len(jobs)
         if not parts:
             return best
-        scores = self.matcher.scores_many(np.stack(parts), np.stack(masks))
+        shown = np.stack(masks)
+        scores = self.matcher.scores_many(np.stack(parts), shown)
         card_scores = scores.max(axis=1)
         untaken = card_scores.copy()
         taken = [k for k, card_id in enumerate(self.matcher.ids) if card_id in used]
@@ -394,6 +407,12 @@ class PartialReader:
         others[entries, chosen] = -np.inf
         runners = others.max(axis=1) if others.shape[1] > 1 else np.full(len(chosen), -1.0)
         turned = scores[entries, 1, chosen] > scores[entries, 0, chosen]
+        # How much of its print shows matters only where a part may be read.
+        texts = np.ones(len(chosen), np.float32)
+        readable = (top >= ACCEPT_PART) & (np.array(shares) < WHOLE_SHARE)
+        texts[readable] = self.matcher.text_shares(
+            shown[readable], chosen[readable], turned[readable]
+        )
         for entry, (number, share, mask_number) in enumerate(
             zip(owners, shares, which, strict=True)
         ):
@@ -406,6 +425,7 @@ class PartialReader:
                 share,
                 bool(turned[entry]),
                 mask_number,
+                float(texts[entry]),
             )
             if share < WHOLE_SHARE and found.score >= ACCEPT_PART and not _accepted(found):
                 found = self._decided(found, scores[entry], parts[entry], masks[entry], used)
@@ -433,7 +453,9 @@ class PartialReader:
         other = float(card_scores[pair[1 - winner][0]])
         return _Scored(
             self.matcher.ids[index], float(card_scores[index]), other, found.visible, turned,
-            found.mask, decided=True,
+            found.mask,
+            float(self.matcher.text_shares(mask[None], np.array([index]), np.array([turned]))[0]),
+            decided=True,
         )
 
     def _refine(
@@ -482,6 +504,7 @@ class _Scored:
     visible: float
     turned: bool
     mask: int
+    text: float
     decided: bool = False
 
 
@@ -505,13 +528,47 @@ def _rank(scored: _Scored) -> tuple[bool, float]:
     return (_accepted(scored), scored.score)
 
 
+def _best_refined(
+    candidates: Sequence[_Candidate], wanted: Callable[[_Scored], bool]
+) -> _Candidate | None:
+    """The candidate among ``candidates`` whose refinement scores best of those ``wanted``."""
+    return max(
+        (c for c in candidates if c.refined is not None and wanted(c.refined[1])),
+        key=lambda c: c.refined[1].score if c.refined is not None else -1.0,
+        default=None,
+    )
+
+
+def _covers(quad: Quad, shape: tuple[int, ...], part: Array | None, bridge: Array) -> Array:
+    """What a card read at ``quad`` is taken to cover in a frame of ``shape`` (a boolean
+    mask): its outline grown by :data:`CLAIM_GROWTH`, and if it was read over a white
+    ``part`` of the cards, only that part with its border (``bridge`` round it): the rest
+    of its outline lies under other cards, and their strips are not its to claim."""
+    grown = np.zeros(shape[:2], np.uint8)
+    _claim(grown, quad, value=255)
+    covered: Array = grown > 0
+    if part is not None:
+        covered &= cv2.dilate(part, bridge) > 0
+    return covered
+
+
+def _sure_part(read: PartialRead | _Scored) -> bool:
+    """Whether a read from a part is sure: :data:`SURE_PART`, :data:`SURE_PART_MARGIN` ahead."""
+    return read.score >= SURE_PART and read.score - read.runner_up >= SURE_PART_MARGIN
+
+
 def _accepted(scored: _Scored) -> bool:
     """Whether a scored hypothesis is reported at all."""
     if scored.visible >= WHOLE_SHARE:
         # A part more like a card read elsewhere is not read as another card.
         return scored.score >= ACCEPT_SCORE and scored.score > scored.runner_up
-    return scored.score >= ACCEPT_PART and (
-        scored.decided or scored.score - scored.runner_up >= ACCEPT_PART_MARGIN
+    telling = scored.text >= TEXT_FLOOR or (
+        _sure_part(scored) and scored.visible >= PRINTLESS_SHARE
+    )
+    return (
+        scored.score >= ACCEPT_PART
+        and (scored.decided or scored.score - scored.runner_up >= ACCEPT_PART_MARGIN)
+        and telling
     )
 
 

@@ -40,6 +40,8 @@ WEIGHT_FLOOR = 0.15
 PAIR_DIFF = 30.0
 PAIR_LEAST = 0.01
 PAIR_RATIO = 1.5
+#: Print is what is darker than this share of a face's paper.
+INK_SHARE = 0.6
 
 
 def thumbnail(face: Image) -> Array:
@@ -75,6 +77,29 @@ class PartialMatcher:
         self._thumbs = np.asarray(upright, np.float32).reshape(len(self.ids), -1)
         self._squares = self._thumbs * self._thumbs
         self._weights = np.asarray(weights, np.float32).reshape(-1)
+        # Each card's own print: its ink (darker than INK_SHARE of its paper) that at
+        # least half of the taught faces lack.
+        ink = self._thumbs < INK_SHARE * np.median(self._thumbs, axis=1, keepdims=True)
+        self._text = (ink & (ink.mean(axis=0) < 0.5)).astype(np.float32)
+
+    def text_shares(self, masks: Array, cards: Array, turned: Array) -> Array:
+        """How much of its own print each of ``cards`` (indices; ``turned``: half a turn)
+        shows over the matching row of ``masks`` (flattened thumbnails, 0/1): its ink that
+        most taught faces lack (the expression, not the icons every card has).
+
+        >>> plain = np.full((140, 100, 3), 240, np.uint8)
+        >>> a, b, c = plain.copy(), plain.copy(), plain.copy()
+        >>> for face in (a, b, c): face[10:30, 10:30] = 20  # an icon every card has
+        >>> a[100:120, 20:80] = 20  # a's own print, low on the face
+        >>> matcher = PartialMatcher({"a": a, "b": b, "c": c})
+        >>> top = np.zeros(THUMB_SIZE[::-1], np.float32); top[:28] = 1
+        >>> matcher.text_shares(top.reshape(1, -1), np.array([0, 0]), np.array([False, True]))
+        array([0., 1.], dtype=float32)
+        """
+        text = self._text[cards]
+        text[turned] = text[turned][:, ::-1]
+        shares: Array = (text * masks).sum(axis=1) / np.maximum(text.sum(axis=1), 1.0)
+        return shares
 
     def decide(
         self, part: Array, mask: Array, first: tuple[int, bool], second: tuple[int, bool]

@@ -60,6 +60,56 @@ def test_a_fanned_hand_is_read_card_by_card_from_the_strips_that_show(
     assert right >= 8 and hidden >= 5, (right, hidden)
 
 
+def test_a_fan_of_bordered_cards_is_read_to_the_bottom_card(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # Each strip is its own white part (the gold borders part them): a card read from its
+    # part claims that part only, not the strips of the cards over it, whichever is read first.
+    faces, profile = deck
+    recognizer = OverlapRecognizer(profile)
+    hand = [faces[name] for name in ("fib", "factorsum", "triangle", "pidigit")]
+    for seed in (2, 3, 4):
+        scene = spread_fan(SceneBuilder(seed), hand, spread=25.0, height_cm=55.0, glare=False)
+        assert all(0.4 <= card.visible_fraction < 0.5 for card in scene.cards[:-1])
+        assert legible(scene, list(faces.values())) == [True] * 4
+        assert _right_and_wrong(scene, recognizer.recognize(scene.image)) == (4, 0)
+
+
+def test_a_strip_of_two_cards_alike_does_not_hide_the_card_under_it(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # The pi strip cannot be told from e: it is claimed unread, so the card under it is
+    # scored over its own strip.
+    faces, profile = deck
+    recognizer = OverlapRecognizer(profile)
+    hand = [faces[name] for name in ("factorsum", "pidigit", "fib", "6x")]
+    right = under = 0
+    for seed in (1, 3, 5, 7):
+        scene = spread_fan(SceneBuilder(seed), hand, spread=22.0, height_cm=55.0, glare=False)
+        assert legible(scene, list(faces.values())) == [True, False, True, True]
+        seen = recognizer.recognize(scene.image)
+        assert "pidigit" not in {observation.card for observation in seen}
+        scene_right, wrong = _right_and_wrong(scene, seen)
+        assert wrong == 0
+        right += scene_right
+        under += any(observation.card == "factorsum" for observation in seen)
+    assert right >= 9 and under == 4, (right, under)
+
+
+def test_strips_showing_little_of_their_print_are_not_read_as_another_card(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # Every strip of this column shows the icons the celebrity cards share and a sliver of
+    # text: a part is read only if it shows a tenth of its own print or is sure.
+    faces, profile = deck
+    recognizer = OverlapRecognizer(profile)
+    hand = [faces[name] for name in ("prime", "factorsum", "fib", "edigit")]
+    for seed in (11, 12):
+        scene = overlapped_scene(SceneBuilder(seed), "column", hand, 55.0)
+        assert legible(scene, list(faces.values())) == [False, False, False, True]
+        assert _right_and_wrong(scene, recognizer.recognize(scene.image))[1] == 0
+
+
 def test_a_row_with_slight_overlaps_is_read_card_by_card(
     deck: tuple[dict[str, CardFace], DeckProfile],
 ) -> None:
