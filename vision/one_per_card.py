@@ -427,16 +427,17 @@ def merge_corners(reads: Sequence[IndexRead]) -> list[CardObservation]:
     each read, the most confident first, joins the first group whose best read it can share
     a card with (:func:`same_cards`)."""
     ordered = sorted(reads, key=lambda r: -r.reading.confidence)
-    fits = same_cards(ordered)
+    # Rows of Python bools: a few dozen reads are looked up faster in lists than in numpy.
+    fits: list[list[bool]] = same_cards(ordered).tolist()
     heads: list[int] = []
     groups: list[list[IndexRead]] = []
     for position, read in enumerate(ordered):
-        joined = np.flatnonzero(fits[heads, position]) if heads else np.zeros(0, np.int64)
-        if len(joined):
-            groups[int(joined[0])].append(read)
-        else:
+        joined = next((n for n, head in enumerate(heads) if fits[head][position]), None)
+        if joined is None:
             heads.append(position)
             groups.append([read])
+        else:
+            groups[joined].append(read)
     return [observation_of(group) for group in groups]
 
 
@@ -445,7 +446,8 @@ def observation_of(group: Sequence[IndexRead]) -> CardObservation:
     best = group[0]
     agreeing = [r for r in group if r.card == best.card]
     if len(agreeing) >= 2:
-        centre = tuple(np.mean([r.candidate.center for r in agreeing[:2]], axis=0).tolist())
+        (x0, y0), (x1, y1) = (r.candidate.center for r in agreeing[:2])
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
         miss = 1.0
         for read in agreeing[:2]:
             miss *= 1.0 - read.reading.confidence
