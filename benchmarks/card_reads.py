@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
-import cv2
 import numpy as np
 
 from benchmarks.bench_cards import deal_photos, frames_1280x720
-from benchmarks.candidate_features import differing
 from benchmarks.card_sources import felt_shots, misc_shots, single_shots
-from companion.cli import Parser
+from benchmarks.stored_arrays import save_or_check
 from vision.cards import CardRecognizer, CardTracker
 from vision.observations import CardObservation
 
@@ -73,47 +70,30 @@ def collect() -> dict[str, np.ndarray]:
 
 
 def not_equal(stored: dict[str, np.ndarray], fresh: dict[str, np.ndarray]) -> list[str]:
-    """The names whose arrays differ: text arrays not equal, number arrays not close.
+    """The names whose arrays differ: missing on one side, of another shape, text not equal,
+    numbers not equal to float rounding.
 
     >>> not_equal({"a#names": np.array(["Ks"]), "a#numbers": np.ones(2)},
     ...           {"a#names": np.array(["Ks?"]), "a#numbers": np.ones(2) + 1e-12})
     ['a#names']
     """
-    numbers = {name: array for name, array in stored.items() if array.dtype.kind == "f"}
-    fresh_numbers = {name: array for name, array in fresh.items() if array.dtype.kind == "f"}
-    texts = sorted(
+    return sorted(
         name
         for name in set(stored) | set(fresh)
-        if name not in numbers and name not in fresh_numbers
-        and (
-            name not in stored
-            or name not in fresh
-            or not np.array_equal(stored[name], fresh[name])
+        if name not in stored
+        or name not in fresh
+        or stored[name].shape != fresh[name].shape
+        or not (
+            np.allclose(stored[name], fresh[name], rtol=1e-9, atol=1e-9)
+            if stored[name].dtype.kind == "f"
+            else np.array_equal(stored[name], fresh[name])
         )
     )
-    return sorted(texts + differing(numbers, fresh_numbers))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``save FILE`` or ``check FILE``; returns the exit code."""
-    parser = Parser(prog="python -m benchmarks.card_reads", description=__doc__)
-    parser.add_argument("action", choices=("save", "check"))
-    parser.add_argument("file", type=Path, help="the .npz file of stored reports")
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    if args.action == "check" and not args.file.is_file():
-        parser.error(f"no stored reports at {args.file} (make them with save first)")
-    cv2.setNumThreads(1)
-    fresh = collect()
-    if args.action == "save":
-        np.savez_compressed(args.file, **fresh)
-        print(f"saved {len(fresh)} arrays to {args.file}")
-        return 0
-    with np.load(args.file) as stored_file:
-        stored = {name: stored_file[name] for name in stored_file.files}
-    bad = not_equal(stored, fresh)
-    cards = sum(len(array) for name, array in fresh.items() if name.endswith("#names"))
-    print(f"{len(fresh)} arrays ({cards} cards), {len(bad)} differing: {bad[:20]}")
-    return 1 if bad else 0
+    return save_or_check("python -m benchmarks.card_reads", __doc__, collect, not_equal, argv)
 
 
 if __name__ == "__main__":
