@@ -54,6 +54,15 @@ STAGES = (
 Result = TypeVar("Result")
 
 
+def lit_frame(frame_bgr: np.ndarray, gains: tuple[float, float, float] | None) -> LitFrame:
+    """The colour-and-light stage: the frame white-balanced (``gains``, or measured on it),
+    with its darkest channel and white level made, which every later stage reads (so their
+    cost is this stage's, not that of the stage that happens to ask first)."""
+    lit = LitFrame.of(frame_bgr, gains)
+    _ = lit.darkest, lit.white_level
+    return lit
+
+
 def card_outlines(lit: LitFrame) -> list[Quad]:
     """The card-outline stage: whole cards, also those a tilted camera makes look longer
     (up to ``OBLIQUE_ASPECT``; :func:`vision.one_per_card.cards_of` keeps those only while
@@ -122,7 +131,7 @@ class CardReader:
         """Pass ``frame_bgr`` through every stage once (``gains``: white-balance gains to use
         instead of measuring them on the frame)."""
         watch = Stopwatch()
-        lit = watch.run("colour and light", lambda: LitFrame.of(frame_bgr, gains))
+        lit = watch.run("colour and light", lambda: lit_frame(frame_bgr, gains))
         outlines = watch.run("card outlines", lambda: card_outlines(lit))
         reads = self.index_reads(lit, outlines, watch=watch)
         cards = watch.run("one read per card", lambda: self.cards(lit, reads, outlines))
