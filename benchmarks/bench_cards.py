@@ -296,11 +296,13 @@ def measure() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     recognizer = CardRecognizer()
+    frames = frames_1280x720(deal_photos())
+    detection_figures(recognizer, frames, "in a fresh process")
     accuracy_figures(recognizer, CardRecognizer(sure_level=0.0))
     taught_figures()
-    detection_figures(recognizer, frames_1280x720(deal_photos()))
+    detection_figures(recognizer, frames, "after the accuracy runs")
     outline_figures(recognizer)
-    tracking_figures(recognizer, frames_1280x720(deal_photos())[0])
+    tracking_figures(recognizer, frames[0])
 
 
 def taught_figures() -> None:
@@ -337,11 +339,14 @@ def timed_reads(
     return times, walls, stages
 
 
-def detection_figures(recognizer: CardRecognizer, frames: Sequence[np.ndarray]) -> None:
+def detection_figures(
+    recognizer: CardRecognizer, frames: Sequence[np.ndarray], when: str
+) -> None:
     """Print the full detection's median, worst and best process time per frame, and each
     stage's median with what the same detections spent outside the stages, with the load
     average it was measured at (the machine may be shared: compare figures taken at one
-    load)."""
+    load). ``when`` says what the process did before: after reading the accuracy runs'
+    photos the same detections take 5-10 % longer in every stage (docs/vision-cards.md)."""
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     runs = [timed_reads(recognizer, frame, DETECTIONS) for frame in frames]
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
@@ -352,7 +357,7 @@ def detection_figures(recognizer: CardRecognizer, frames: Sequence[np.ndarray]) 
 
     times = [run[0] for run in runs]
     print(
-        f"cards: full detection 1280x720, one core, {DETECTIONS} per frame: process time "
+        f"cards: full detection 1280x720 {when}, one core, {DETECTIONS} per frame: process time "
         f"median {each(np.median, times)} ms, worst {each(max, times)} ms, best "
         f"{each(min, times)} ms (goal <= 25 ms; <= 21 ms on the busiest frame for a Pi 4, "
         f"estimated 3x slower, at camera rate); wall median "
@@ -365,7 +370,7 @@ def detection_figures(recognizer: CardRecognizer, frames: Sequence[np.ndarray]) 
             [total - sum(run.values()) for total, run in zip(totals, stages, strict=True)]
         )
         print(
-            f"cards: stages (median of {DETECTIONS}), frame {number}: "
+            f"cards: stages {when} (median of {DETECTIONS}), frame {number}: "
             + ", ".join(f"{stage} {ms:.1f} ms" for stage, ms in medians.items())
             + f", outside the stages {outside:.2f} ms, total {np.median(totals):.1f} ms"
             + f"; load average {load:.1f}"

@@ -24,6 +24,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from vision.blas_threads import one_blas_thread
 from vision.closer_look import closer_look
 from vision.frame_memory import keep_freed_memory
 from vision.glyph_reads import IndexRead, read_glyphs
@@ -106,7 +107,8 @@ class CardReader:
     ``one_deck`` a name read at two places that cannot be one card is reported sure once
     and unsure elsewhere. Index reads under ``min_confidence`` are not used at all;
     observations under ``sure_level`` are reported with ``unsure=True``. Making one keeps
-    freed frame buffers in the process (:func:`~vision.frame_memory.keep_freed_memory`).
+    freed frame buffers in the process (:func:`~vision.frame_memory.keep_freed_memory`) and
+    sets numpy's OpenBLAS to one thread (:func:`~vision.blas_threads.one_blas_thread`).
     """
 
     def __init__(
@@ -124,6 +126,7 @@ class CardReader:
         self.min_confidence = min_confidence
         self.sure_level = sure_level
         keep_freed_memory()
+        one_blas_thread()
 
     def read(
         self, frame_bgr: np.ndarray, gains: tuple[float, float, float] | None = None
