@@ -14,7 +14,7 @@ from __future__ import annotations
 import ctypes
 from functools import cache
 
-import numpy as np
+import numpy as np  # noqa: F401  (loads numpy's OpenBLAS, so it is among the mappings)
 
 #: OpenBLAS's thread-count setters: numpy's own build (scipy-openblas, 64-bit integers and
 #: not), then a system OpenBLAS (Raspberry Pi OS's python3-numpy).
@@ -30,7 +30,6 @@ GETTERS = tuple(name.replace("_set_", "_get_") for name in SETTERS)
 def openblas_libraries(maps: str = "/proc/self/maps") -> list[str]:
     """The paths of the OpenBLAS libraries mapped into this process (none where ``maps``,
     Linux's list of the process's mappings, cannot be read)."""
-    np.zeros(1)  # numpy, and with it its OpenBLAS, is loaded
     try:
         with open(maps, encoding="utf-8") as lines:
             fields = [line.split(maxsplit=5) for line in lines]
