@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -28,7 +27,7 @@ from benchmarks.bench_cards import (
     pale_table_scenes,
     whole_table_scenes,
 )
-from companion.cli import Parser
+from benchmarks.stored_arrays import save_or_check
 from vision.imageio import read_image
 from vision.index_reader import (
     IndexCandidate,
@@ -132,24 +131,8 @@ def differing(stored: dict[str, np.ndarray], fresh: dict[str, np.ndarray]) -> li
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``save FILE`` or ``check FILE``; returns the exit code."""
-    parser = Parser(prog="python -m benchmarks.candidate_features", description=__doc__)
-    parser.add_argument("action", choices=("save", "check"))
-    parser.add_argument("file", type=Path, help="the .npz file of stored candidates")
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    if args.action == "check" and not args.file.is_file():
-        parser.error(f"no stored candidates at {args.file} (make them with save first)")
-    cv2.setNumThreads(1)
-    fresh = collect()
-    if args.action == "save":
-        np.savez_compressed(args.file, **fresh)
-        print(f"saved {len(fresh)} arrays to {args.file}")
-        return 0
-    with np.load(args.file) as stored_file:
-        stored = {name: stored_file[name] for name in stored_file.files}
-    bad = differing(stored, fresh)
-    equal = sum(np.array_equal(stored[name], fresh[name]) for name in set(stored) & set(fresh))
-    print(f"{len(fresh)} arrays, {equal} bit-equal, {len(bad)} not close: {bad[:20]}")
-    return 1 if bad else 0
+    prog = "python -m benchmarks.candidate_features"
+    return save_or_check(prog, __doc__, collect, differing, argv)
 
 
 if __name__ == "__main__":

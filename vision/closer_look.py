@@ -165,7 +165,21 @@ def sizes_near(
     read_sizes = np.array([r.candidate.glyph_size for r in reads])
     distances = np.linalg.norm(centres[:, None, :] - read_centres[None, :, :], axis=2)
     near = distances < CARD_PER_GLYPH * read_sizes[None, :]
-    typical = np.full(len(candidates), np.nan)
-    has = near.any(axis=1)
-    typical[has] = np.nanmedian(np.where(near[has], read_sizes[None, :], np.nan), axis=1)
-    return sizes, typical
+    return sizes, row_medians(read_sizes, near)
+
+
+def row_medians(values: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """For each row of the bool ``chosen``, the median of the ``values`` it marks (NaN where
+    it marks none): what ``np.nanmedian`` of the values with NaN elsewhere gives, without its
+    masked arrays (a third of a millisecond per call on a deal frame).
+
+    >>> row_medians(np.array([4.0, 1.0, 3.0, 2.0]),
+    ...             np.array([[1, 1, 1, 1], [1, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 0]], bool))
+    array([2.5, 3.5, 1. , nan])
+    """
+    counts = chosen.sum(axis=1)
+    ordered = np.sort(np.where(chosen, values[None, :], np.inf), axis=1)
+    rows = np.arange(len(chosen))
+    low = ordered[rows, np.maximum(counts - 1, 0) // 2]
+    high = ordered[rows, counts // 2]
+    return np.where(counts > 0, (low + high) / 2, np.nan)

@@ -10,6 +10,8 @@ here; the corner index reader (:mod:`vision.cards`) handles those.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -60,16 +62,28 @@ def order_quad(points: np.ndarray) -> Quad:
     >>> order_quad(np.array([[0, 0], [0, 14], [10, 14], [10, 0]]))
     ((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))
     """
-    pts = points.reshape(4, 2).astype(np.float64)
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]
-    first_edge = np.linalg.norm(pts[1] - pts[0])
-    second_edge = np.linalg.norm(pts[2] - pts[1])
-    if first_edge > second_edge:
-        pts = np.roll(pts, -1, axis=0)
-    p0, p1, p2, p3 = ((float(x), float(y)) for x, y in pts)
+    # Sums and lengths of four points in plain Python (numpy's per-call cost was most of
+    # the work); the angles by numpy's arctan2, so exact ties fall as they always did.
+    corners = points.reshape(4, 2).astype(np.float64)
+    xs, ys = corners.T.tolist()
+    centre_x = (((xs[0] + xs[1]) + xs[2]) + xs[3]) / 4
+    centre_y = (((ys[0] + ys[1]) + ys[2]) + ys[3]) / 4
+    angles = np.arctan2(corners[:, 1] - centre_y, corners[:, 0] - centre_x)
+    pts = [(xs[n], ys[n]) for n in np.argsort(angles).tolist()]
+    if edge_length(pts[0], pts[1]) > edge_length(pts[1], pts[2]):
+        pts = pts[1:] + pts[:1]
+    p0, p1, p2, p3 = pts
     return (p0, p1, p2, p3)
+
+
+def edge_length(start: Point, end: Point) -> float:
+    """The distance from ``start`` to ``end`` (as ``np.linalg.norm`` of their difference).
+
+    >>> edge_length((1.0, 2.0), (4.0, 6.0))
+    5.0
+    """
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    return math.sqrt(dx * dx + dy * dy)
 
 
 def side(quad: Quad, first: int) -> float:
@@ -161,9 +175,9 @@ def quads_in(mask: np.ndarray, longest: float = ASPECT_RANGE[1]) -> tuple[list[Q
     frame_area = height * width
     outlines: list[Quad] = []
     table = False
-    for contour, links in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=True):
-        if links[3] >= 0:
-            continue
+    # Outer boundaries only: the holes (a card's print) have a parent.
+    outer = [] if hierarchy is None else np.flatnonzero(hierarchy[0][:, 3] < 0).tolist()
+    for contour in (contours[number] for number in outer):
         area = cv2.contourArea(contour)
         table = table or area > TABLE_SHARE * frame_area
         if area < MIN_AREA_FRACTION * frame_area or area > TABLE_SHARE * frame_area:

@@ -24,6 +24,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from vision.blas_threads import one_blas_thread
 from vision.closer_look import closer_look
 from vision.frame_memory import keep_freed_memory
 from vision.glyph_reads import IndexRead, read_glyphs
@@ -52,6 +53,15 @@ STAGES = (
 )
 
 Result = TypeVar("Result")
+
+
+def lit_frame(frame_bgr: np.ndarray, gains: tuple[float, float, float] | None) -> LitFrame:
+    """The colour-and-light stage: the frame white-balanced (``gains``, or measured on it),
+    with its darkest channel and white level made, which every later stage reads (so their
+    cost is this stage's, not that of the stage that happens to ask first)."""
+    lit = LitFrame.of(frame_bgr, gains)
+    _ = lit.darkest, lit.white_level
+    return lit
 
 
 def card_outlines(lit: LitFrame) -> list[Quad]:
@@ -97,7 +107,8 @@ class CardReader:
     ``one_deck`` a name read at two places that cannot be one card is reported sure once
     and unsure elsewhere. Index reads under ``min_confidence`` are not used at all;
     observations under ``sure_level`` are reported with ``unsure=True``. Making one keeps
-    freed frame buffers in the process (:func:`~vision.frame_memory.keep_freed_memory`).
+    freed frame buffers in the process (:func:`~vision.frame_memory.keep_freed_memory`) and
+    sets numpy's OpenBLAS to one thread (:func:`~vision.blas_threads.one_blas_thread`).
     """
 
     def __init__(
@@ -115,6 +126,7 @@ class CardReader:
         self.min_confidence = min_confidence
         self.sure_level = sure_level
         keep_freed_memory()
+        one_blas_thread()
 
     def read(
         self, frame_bgr: np.ndarray, gains: tuple[float, float, float] | None = None
@@ -122,7 +134,7 @@ class CardReader:
         """Pass ``frame_bgr`` through every stage once (``gains``: white-balance gains to use
         instead of measuring them on the frame)."""
         watch = Stopwatch()
-        lit = watch.run("colour and light", lambda: LitFrame.of(frame_bgr, gains))
+        lit = watch.run("colour and light", lambda: lit_frame(frame_bgr, gains))
         outlines = watch.run("card outlines", lambda: card_outlines(lit))
         reads = self.index_reads(lit, outlines, watch=watch)
         cards = watch.run("one read per card", lambda: self.cards(lit, reads, outlines))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.cards import CardRecognizer, default_model
-from vision.closer_look import closer_look
+from vision.closer_look import closer_look, row_medians
 from vision.glyph_reads import read_glyphs
 from vision.imageio import read_image
 from vision.index_reader import SMALL_GLYPH, index_candidates
@@ -69,3 +69,16 @@ def test_the_closer_look_reads_small_glyphs_from_their_enlarged_areas(frame: np.
     own = [r for r in closer if r.candidate.rank_blobs[0] >= 0]
     assert all(read in reads for read in own)
     assert {r.card for r in enlarged} & {r.card for r in reads}
+
+
+def test_row_medians_are_nanmedians_bit_for_bit() -> None:
+    rng = np.random.default_rng(7)
+    for case in range(2000):
+        values = rng.uniform(3, 60, rng.integers(1, 40))
+        if case % 2:
+            values = np.round(values / 6)
+        chosen = rng.random((int(rng.integers(1, 30)), len(values))) < rng.random()
+        expected = np.full(len(chosen), np.nan)
+        some = chosen.any(axis=1)
+        expected[some] = np.nanmedian(np.where(chosen[some], values, np.nan), axis=1)
+        assert np.array_equal(row_medians(values, chosen), expected, equal_nan=True)
