@@ -60,12 +60,22 @@ def hints(board: Board, goal: int) -> list[Combination]:
     return list(islice(iter_combinations(board, goal), 3))
 
 
-def _time(job: Callable[[], object], repeat: int = REPEAT) -> float:
-    """Milliseconds of the fastest of ``repeat`` runs."""
+def _hint_texts(board: Board, goal: int) -> list[str]:
+    """The first hints for ``board``, written short as the screen shows them."""
+    return [combination.short for combination in hints(board, goal)]
+
+
+def _expressions(board: Board, goal: int) -> list[str]:
+    """Every combination for ``board`` written out as an expression."""
+    return [combination.expression for combination in solve(board, goal)]
+
+
+def _time(job: Callable[..., object], *args: object, repeat: int = REPEAT) -> float:
+    """Milliseconds of the fastest of ``repeat`` runs of ``job(*args)``."""
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
-        job()
+        job(*args)
         best = min(best, time.perf_counter() - start)
     return best * 1000
 
@@ -86,23 +96,23 @@ def main() -> None:
     for jokers in (0, 1, 2):
         group = boards(PER_GROUP, jokers)
         label = f"9 grid + 4 corners, {jokers} joker{'s' if jokers != 1 else ''}"
-        solve_ms = [_time(lambda b=b, t=t: solve(b, t)) for b, t in group]
+        solve_ms = [_time(solve, b, t) for b, t in group]
         every += solve_ms
         print(_line(f"solve, {label}, {len(group)} boards", solve_ms, GOAL_MS))
-        has_ms = [_time(lambda b=b, t=t: has_combination(b, t)) for b, t in group]
+        has_ms = [_time(has_combination, b, t) for b, t in group]
         print(_line(f"has_combination, {label}", has_ms))
-        hint_ms = [_time(lambda b=b, t=t: [c.short for c in hints(b, t)]) for b, t in group]
+        hint_ms = [_time(_hint_texts, b, t) for b, t in group]
         print(_line(f"first 3 hints written, {label}", hint_ms))
         counts = [len(solve(b, t)) for b, t in group]
         print(f"medley: combinations (sets of cards) per board, {label}: "
               f"median {statistics.median(counts):.0f}, most {max(counts)}")
     within = sum(ms <= TARGET_MS for ms in every)
     print(f"medley: solve within {TARGET_MS:g} ms on {within} of {len(every)} boards")
-    written = [_time(lambda b=b, t=t: [c.expression for c in solve(b, t)], 1)
+    written = [_time(_expressions, b, t, repeat=1)
                for b, t in boards(5, 1)]
     print(_line("solve + every expression, 9 grid + 4 corners, 1 joker, 5 boards", written))
     wide = boards(5, 1, corners=8)
     print(_line("solve, 9 grid + 8 corners, 1 joker, 5 boards",
-                [_time(lambda b=b, t=t: solve(b, t), 2) for b, t in wide], 100))
+                [_time(solve, b, t, repeat=2) for b, t in wide], 100))
     print(_line("has_combination, 9 grid + 8 corners, 1 joker",
-                [_time(lambda b=b, t=t: has_combination(b, t), 2) for b, t in wide], 100))
+                [_time(has_combination, b, t, repeat=2) for b, t in wide], 100))

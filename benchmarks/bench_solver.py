@@ -24,13 +24,14 @@ HANDS = {
 CARD_TEXTS = ["6X", "2X+4", "X/2", "3N² - 2X", "Xth prime", "Sum of factors(X)", "(X+1)(X-1)/4"]
 
 
-def timings(action: Callable[[], object], repeat: int) -> list[float]:
-    """Seconds per call, after one warm-up call (imports, caches of primes and digits)."""
-    action()
+def timings(action: Callable[..., object], repeat: int, *args: object) -> list[float]:
+    """Seconds per call of ``action(*args)``, after one warm-up call (imports, caches of primes
+    and digits)."""
+    action(*args)
     result = []
     for _ in range(repeat):
         start = time.perf_counter()
-        action()
+        action(*args)
         result.append(time.perf_counter() - start)
     return result
 
@@ -40,7 +41,7 @@ def main() -> None:
     for name, texts in HANDS.items():
         cards = [parse(text) for text in texts]
         repeat = 50 if "mixed" not in name else 10
-        seconds = timings(lambda cards=cards: solve(cards), repeat)
+        seconds = timings(solve, repeat, cards)
         median, worst = statistics.median(seconds) * 1e3, max(seconds) * 1e3
         goal = f" (goal <= {GOAL_MS:g} ms)" if name == "5-card core hand" else ""
         print(f"solver: {name} |X|<=1000: median {median:.2f} ms, worst {worst:.2f} ms{goal}")
