@@ -5,7 +5,9 @@ the Pi, a plain window elsewhere. :mod:`ui.kiosk` gives the environment and conf
 a kiosk on the Pi (one touch provider, no blanking) and ``KIVY_NO_ARGS`` everywhere.
 Kivy logs through Python's logging; its start-up complaints about optional parts this
 app does not use (libmtdev, an X11 clipboard tool, logged as critical) stay quiet unless
-``COMPANION_DEBUG`` is set.
+``COMPANION_DEBUG`` is set. Images are loaded by SDL2 only (``KIVY_IMAGE``): Kivy would
+otherwise also import its PIL, DDS and .tex loaders at start (Pillow alone is about 3 MB of
+the resident set) for formats the app never loads; SDL2 reads and writes its PNGs.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ def configure_kivy(*, fullscreen: bool, home: str | None = None) -> bool:
     if home is not None:
         os.environ["KIVY_HOME"] = home
     os.environ.setdefault("KIVY_NO_CONFIG", "1")  # this app sets every option it needs
+    os.environ.setdefault("KIVY_IMAGE", "sdl2")
     from kivy.config import Config
 
     if not os.environ.get(DEBUG_ENV):  # after kivy.config, which sets Kivy's own level
