@@ -7,7 +7,10 @@ Kivy logs through Python's logging; its start-up complaints about optional parts
 app does not use (libmtdev, an X11 clipboard tool, logged as critical) stay quiet unless
 ``COMPANION_DEBUG`` is set. Images are loaded by SDL2 only (``KIVY_IMAGE``): Kivy would
 otherwise also import its PIL, DDS and .tex loaders at start (Pillow alone is about 3 MB of
-the resident set) for formats the app never loads; SDL2 reads and writes its PNGs.
+the resident set) for formats the app never loads; SDL2 reads and writes its PNGs. The
+window has no multisampling (Kivy asks for 2 samples a pixel by default): the screens are
+flat rectangles and text, and the multisampled colour and depth buffers cost about 9 MB
+here (Mesa's software GL keeps them in the process) and video memory on the Pi.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ def configure_kivy(*, fullscreen: bool, home: str | None = None) -> bool:
     Config.set("graphics", "width", str(WIDTH))
     Config.set("graphics", "height", str(HEIGHT))
     Config.set("graphics", "resizable", "0")
+    Config.set("graphics", "multisamples", "0")  # see the module's docstring
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("input", "mouse", "mouse,disable_multitouch")
     for section, key, value in kiosk.kivy_config_overrides(on_pi):
