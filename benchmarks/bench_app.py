@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 PREVIEW_SECONDS = 6.0
 WARM_SECONDS = 3.0
@@ -56,9 +57,10 @@ def resident_split_mb() -> dict[str, float]:
     return {"anon_mb": anonymous, "file_mb": fields.get("Rss", 0) / 1024 - anonymous}
 
 
-def child(mode: str, scratch: str) -> None:
+def child(mode: str, scratch: str, step: Callable[[str], object] = lambda _name: None) -> None:
     """In the measured process: run the app as ``companion run`` does (``App.run``, its own
-    main loop), scripted through Kivy's clock, and report as JSON on stdout."""
+    main loop), scripted through Kivy's clock, and report as JSON on stdout. ``step`` is
+    told each step of the scenario as it is reached (:mod:`benchmarks.app_memory`)."""
     from ui.window import configure_kivy
 
     configure_kivy(fullscreen=False, home=scratch)
@@ -68,6 +70,7 @@ def child(mode: str, scratch: str) -> None:
     from ui.app import CompanionApp
     from ui.loop import TableLoop, default_start
 
+    step("ui.app imported")
     store = Store(f"{scratch}/games.sqlite3")
     app = CompanionApp(TableLoop(store, time.time), camera="sim" if mode == "preview" else None)
     report: dict[str, float] = {}
@@ -77,7 +80,9 @@ def child(mode: str, scratch: str) -> None:
         app.stop()
 
     def deal() -> None:
+        step("first frame")
         app.start_game(default_start("21x", 3))
+        step("game started (simulated table, reader, watcher)")
         for zone, card in DEAL:
             app.place(card, zone)
         app.go("table")
@@ -85,12 +90,14 @@ def child(mode: str, scratch: str) -> None:
 
     def count_from() -> None:
         assert app.preview is not None
+        step(f"six cards dealt, {WARM_SECONDS:g} s of preview")
         shown, started = app.preview.frames_shown, time.monotonic()
         Clock.schedule_once(lambda _dt: count_to(shown, started), PREVIEW_SECONDS)
 
     def count_to(shown: int, started: float) -> None:
         assert app.preview is not None and app.watcher is not None
         elapsed = time.monotonic() - started
+        step(f"{WARM_SECONDS + PREVIEW_SECONDS:g} s of preview")
         report.update(preview_fps=(app.preview.frames_shown - shown) / elapsed,
                       watcher_fps=app.watcher.fps, rss_mb=peak_rss_mb(), **resident_split_mb(),
                       dealt=sum(e.kind == "deal" for e in app.loop.game.referee.events))

@@ -1,9 +1,9 @@
-"""TOML files: the cost of reading them through the pydantic models, and of writing layouts.
+"""TOML files: the cost of reading them through the typed models, and of writing layouts.
 
 Prints, for each file the companion reads at start or on a game's start, the median time of
 one read (text -> tomllib -> model -> the typed object) over many, and the import cost of
-the reader (pydantic and the models) in a fresh interpreter. Figures are from this machine;
-on a Pi 4 expect roughly 3-5 times these (estimated, not measured).
+the reader (:mod:`companion.tomlmodel` and the models) in a fresh interpreter. Figures are
+from this machine; on a Pi 4 expect roughly 3-5 times these (estimated, not measured).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def _import_ms() -> float:
 
 def main() -> None:
     """Print the figures."""
-    print(f"import pydantic + the TOML models (fresh interpreter): {_import_ms():.0f} ms")
+    print(f"import the TOML models (fresh interpreter): {_import_ms():.0f} ms")
     with tempfile.TemporaryDirectory() as folder:
         config = Path(folder) / "config.toml"
         config.write_text(CONFIG, encoding="utf-8")

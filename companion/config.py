@@ -8,10 +8,9 @@ room's table is validated by its owner (``[hardware]``: :func:`hardware.pins.loa
 
 from __future__ import annotations
 
+from dataclasses import field
 from pathlib import Path
 from typing import Any
-
-from pydantic import Field
 
 from companion.errors import ConfigError
 from companion.tomlfile import TomlModel, parse_toml, read_toml_text, validate
@@ -25,9 +24,9 @@ class ConfigFile(TomlModel):
     companion.errors.ConfigError: config.toml: hardwre: unknown key (known: hardware, vision, games)
     """
 
-    hardware: dict[str, Any] = Field(default_factory=dict)
-    vision: dict[str, Any] = Field(default_factory=dict)
-    games: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    hardware: dict[str, Any] = field(default_factory=dict)
+    vision: dict[str, Any] = field(default_factory=dict)
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def load_config(path: Path, *, required: bool = False) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 Every TOML file (configuration, pin maps, table layouts, deck catalogues) is read with
 :func:`read_toml_text` (at most ``MAX_TOML_BYTES``, UTF-8), parsed with :func:`parse_toml`
 (tables and arrays nested at most ``MAX_TOML_DEPTH`` deep) and validated against a
-pydantic model (a :class:`TomlModel`: strict types, no unknown keys) by :func:`validate`.
+model (a :class:`~companion.tomlmodel.TomlModel`: strict types, no unknown keys) by
+:func:`validate`.
 A problem becomes ONE line naming the file, the line of the key, the dotted key path and
 what is wrong, raised as the caller's :class:`~companion.errors.LocatedError` subclass:
 
@@ -29,18 +30,18 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, PlainValidator, ValidationError, model_validator
-from pydantic_core import ErrorDetails, PydanticCustomError
 
 from companion.errors import ConfigError, LocatedError
 from companion.jsonlines import depth as nesting_depth
+from companion.tomlmodel import Check, Invalid, Key, TomlModel, problem
+
+__all__ = ["Check", "Key", "TomlModel", "problem"]  # the models' parts, from here too
 
 MAX_TOML_BYTES = 1024 * 1024
 MAX_TOML_DEPTH = 16
 _TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)|\s*\(at end of document\)")
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
-Key = tuple[str | int, ...]
+ModelT = TypeVar("ModelT", bound=TomlModel)
 
 
 def parse_toml(
@@ -94,36 +95,7 @@ def read_toml_text(path: Path, *, error: type[LocatedError] = ConfigError) -> st
 # --- models ---------------------------------------------------------------------------
 
 
-class TomlModel(BaseModel):
-    """A TOML table: values of exactly the declared types, and no keys but the declared ones.
-
-    A custom error may carry ``at`` in its context: the key path, from the model that
-    raised it, of the key to blame (for the key path and line of the message).
-    """
-
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _only_known_keys(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for key in data:
-                if key not in cls.model_fields:
-                    known = ", ".join(cls.model_fields)
-                    raise problem(f"unknown key (known: {known})", at=(key,))
-        return data
-
-
-def problem(message: str, *, at: Key = (), also: Key = ()) -> PydanticCustomError:
-    """A validation error with ``message`` as it is, blaming the key at ``at``; the line is
-    that of ``at``, or of ``also`` (another key in the same model) where ``at`` is not written.
-    """
-    return PydanticCustomError(
-        "companion", "{message}", {"message": message, "at": at, "also": also}
-    )
-
-
-def whole_number(low: int, high: int) -> PlainValidator:
+def whole_number(low: int, high: int) -> Check:
     """A whole number from ``low`` to ``high`` (not a boolean, not a float)."""
 
     def check(value: Any) -> int:
@@ -131,13 +103,13 @@ def whole_number(low: int, high: int) -> PlainValidator:
             raise problem(f"must be a whole number {low}-{high}, not {show(value)}")
         return value
 
-    return PlainValidator(check)
+    return Check(check)
 
 
 def quantity(
     low: float | None = None, high: float | None = None, *, above: float | None = None,
     unit: str = "",
-) -> PlainValidator:
+) -> Check:
     """A finite number (int or float, read as float): ``low``..``high``, or more than ``above``."""
     of = f" of {unit}" if unit else ""
     if above is not None:
@@ -160,7 +132,7 @@ def quantity(
             raise problem(f"must be {wanted}, not {show(value)}")
         return float(value)
 
-    return PlainValidator(check)
+    return Check(check)
 
 
 def _text(value: Any) -> str:
@@ -170,7 +142,7 @@ def _text(value: Any) -> str:
 
 
 #: Non-empty text (not only spaces).
-Text = Annotated[str, PlainValidator(_text)]
+Text = Annotated[str, Check(_text)]
 
 
 def as_pair(value: Any) -> tuple[float, float] | None:
@@ -197,7 +169,7 @@ def _pair(value: Any) -> tuple[float, float]:
 
 
 #: A point ``[x, y]`` of two finite numbers.
-Pair = Annotated[tuple[float, float], PlainValidator(_pair)]
+Pair = Annotated[tuple[float, float], Check(_pair)]
 
 
 # --- reading --------------------------------------------------------------------------
@@ -231,18 +203,17 @@ def validate(
     ``text`` may be a function giving the text, called only when there is a line to find.
     """
     try:
-        return model.model_validate(document)
-    except ValidationError as failure:
-        first = failure.errors(include_url=False)[0]
-        location = within + tuple(part for part in first["loc"] if part != "[key]")
-        ctx = first.get("ctx") or {}
-        key = location + tuple(ctx.get("at", ()))
+        return model.from_toml(document)
+    except Invalid as failure:
+        location = within + failure.loc
+        found = failure.found
+        key = location + (found.at if found is not None else ())
         source = text() if callable(text) else text
         line = key_line(source, key)
-        if line is None and ctx.get("also"):
-            line = key_line(source, location + tuple(ctx["also"]))
+        if line is None and found is not None and found.also:
+            line = key_line(source, location + found.also)
         where = f"{dotted(key)}: " if key else ""
-        raise error(f"{where}{_wording(first)}", path=path, line=line) from None
+        raise error(f"{where}{_wording(failure)}", path=path, line=line) from None
 
 
 def dotted(key: Sequence[str | int]) -> str:
@@ -283,29 +254,22 @@ _KINDS = {
     "string_type": "text",
     "bool_type": "true or false",
     "list_type": "a list",
-    "tuple_type": "a list",
     "dict_type": "a table",
     "model_type": "a table",
-    "model_attributes_type": "a table",
 }
 
 
-def _wording(error: ErrorDetails) -> str:
+def _wording(failure: Invalid) -> str:
     """What is wrong, in the words of the companion's messages."""
-    kind, ctx = error["type"], error.get("ctx") or {}
-    if kind == "companion":
-        return str(ctx["message"])
-    if kind == "missing":
+    if failure.found is not None:
+        return failure.found.message
+    if failure.kind == "missing":
         return "is required"
-    if kind in _KINDS:
-        return f"must be {_KINDS[kind]}, not {show(error['input'])}"
-    if kind == "literal_error":  # our own literals, listed by pydantic in Python's quotes
-        expected = str(ctx["expected"]).replace("'", '"')
-        return f"must be {expected}, not {show(error['input'])}"
-    if kind == "too_short":
-        return f"needs at least {ctx['min_length']}, not {ctx['actual_length']}"
-    message = error["msg"].removeprefix("Value error, ")
-    return message[:1].lower() + message[1:]
+    if failure.kind == "literal_error":
+        choices = [show(choice) for choice in failure.expected]
+        expected = " or ".join(filter(None, (", ".join(choices[:-1]), choices[-1])))
+        return f"must be {expected}, not {show(failure.value)}"
+    return f"must be {_KINDS[failure.kind]}, not {show(failure.value)}"
 
 
 # --- finding the line of a key --------------------------------------------------------
@@ -389,6 +353,6 @@ def _indexed(parts: tuple[str, ...], counts: Mapping[Key, int]) -> Key:
 # --- writing --------------------------------------------------------------------------
 
 
-def dump_model(model: BaseModel) -> str:
+def dump_model(model: TomlModel) -> str:
     """The model as TOML text (keys left out where the value is None)."""
-    return tomli_w.dumps(model.model_dump(exclude_none=True))
+    return tomli_w.dumps(model.to_toml())

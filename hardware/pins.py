@@ -25,10 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import PlainValidator, model_validator
-
 from companion.errors import CompanionError
 from companion.tomlfile import (
+    Check,
     Key,
     TomlModel,
     dotted,
@@ -172,8 +171,8 @@ def _player_number(key: str) -> str:
     return key
 
 
-Pin = Annotated[int, PlainValidator(_pin)]
-PlayerNumber = Annotated[str, PlainValidator(_player_number)]
+Pin = Annotated[int, Check(_pin)]
+PlayerNumber = Annotated[str, Check(_player_number)]
 
 
 class PlayerTable(TomlModel):
@@ -206,8 +205,8 @@ class HardwareTable(TomlModel):
     buzzer: BuzzerTable
     players: dict[PlayerNumber, PlayerTable]
 
-    @model_validator(mode="after")
-    def _consistent(self) -> HardwareTable:
+    def check(self) -> None:
+        """At least one player, bounce shorter than hold, every pin wired once."""
         if not self.players:
             raise problem("must have at least one player", at=("players",))
         if self.bounce_time >= self.hold_time:
@@ -224,7 +223,6 @@ class HardwareTable(TomlModel):
                     also=owners[pin],
                 )
             owners[pin] = key
-        return self
 
     def _wired(self) -> Iterator[tuple[Key, int]]:
         """Every pin in use with its key: the referee, the buzzer, then players by number."""

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import Field
 
 from companion.errors import CatalogueError, ConfigError
 from companion.tomlfile import (
@@ -29,12 +29,13 @@ class Seat(TomlModel):
     name: Text
     button: Annotated[int, whole_number(0, 27)]
     corner: Pair = (0.0, 0.0)
+    side: Literal["left", "right"] = "left"
 
 
 class Room(TomlModel):
     width: Annotated[float, quantity(above=0, unit="mm")] = 1.0
-    seat: list[Seat] = Field(default_factory=list)
-    players: dict[str, Seat] = Field(default_factory=dict)
+    seat: list[Seat] = field(default_factory=list)
+    players: dict[str, Seat] = field(default_factory=dict)
 
 
 def message(text: str) -> str:
@@ -76,6 +77,15 @@ def message(text: str) -> str:
             "room.toml:1: text: unknown key (known: width, seat, players)",
         ),
         ("seat = 3\n", "room.toml:1: seat: must be a list, not 3"),
+        ("seat = [3]\n", "room.toml:1: seat.1: must be a table, not 3"),
+        (
+            '[[seat]]\nname = "a"\nbutton = 1\nside = "up"\n',
+            'room.toml:4: seat.1.side: must be "left" or "right", not "up"',
+        ),
+        (
+            '[[seat]]\nname = "a"\nbutton = 1\nside = true\n',
+            'room.toml:4: seat.1.side: must be "left" or "right", not true',
+        ),
         ("players = [1]\n", "room.toml:1: players: must be a table, not [1]"),
     ],
 )

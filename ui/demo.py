@@ -487,11 +487,12 @@ def simulated_table_for(start: TableStart, *, layout: TableLayout | None = None,
     """The simulated table of ``start``'s game (:func:`demo_layout` unless ``layout`` is
     given) and the card reader for its cards (21X cards through a deck taught from the
     simulator, kept in ``data``, the data directory by default)."""
-    reader: CardReader = standard_reader()
     expressions = None
     if start.game in EXPRESSION_GAMES:
         expressions, deck = _expression_deck(start)
         reader = profile_reader(simulated_deck(expressions, deck, data=data))
+    else:
+        reader = standard_reader()
     table = SimulatedTable(layout if layout is not None else demo_layout(start), seed=seed,
                            expressions=expressions)
     return table, reader

@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import Annotated, Any, Protocol, TypeVar
 
 import numpy as np
-from pydantic import Field, PlainValidator, PrivateAttr, model_validator
 
 from companion.engine.seats import seat_zone
 from companion.errors import LocatedError
 from companion.tomlfile import (
+    Check,
     Pair,
     Text,
     TomlModel,
@@ -328,10 +328,10 @@ class ZoneTable(TomlModel):
     name: Text
     kind: Text = "area"
     polygon: list[Pair] | None = None
-    rect: Annotated[tuple[float, float, float, float], PlainValidator(_rect)] | None = None
+    rect: Annotated[tuple[float, float, float, float], Check(_rect)] | None = None
 
-    @model_validator(mode="after")
-    def _one_shape(self) -> ZoneTable:
+    def check(self) -> None:
+        """Exactly one shape; a polygon of at least 3 corners."""
         if (self.polygon is None) == (self.rect is None):
             raise problem("give exactly one of polygon or rect", at=("name",))
         if self.polygon is not None and len(self.polygon) < 3:
@@ -339,7 +339,6 @@ class ZoneTable(TomlModel):
                 f"needs at least 3 corners [[x, y], ...], not {len(self.polygon)}",
                 at=("polygon",),
             )
-        return self
 
     def zone(self) -> Zone:
         """The zone this table describes."""
@@ -353,15 +352,15 @@ class CalibrationTable(TomlModel):
 
     image: list[Pair]
     table: list[Pair]
-    _calibration: Calibration | None = PrivateAttr(default=None)
+    _calibration: Calibration | None = field(default=None, init=False, compare=False,
+                                             repr=False)
 
-    @model_validator(mode="after")
-    def _fits(self) -> CalibrationTable:
+    def check(self) -> None:
+        """The points fit a homography."""
         try:
-            self._calibration = Calibration.from_points(self.image, self.table)
+            self._set("_calibration", Calibration.from_points(self.image, self.table))
         except LayoutError as error:
             raise problem(error.message) from None
-        return self
 
     def calibration(self) -> Calibration:
         """The calibration fitted to the points."""
@@ -377,10 +376,10 @@ class LayoutFile(TomlModel):
     width: Millimetres
     height: Millimetres
     calibration: CalibrationTable | None = None
-    zone: list[ZoneTable] = Field(default_factory=list)
+    zone: list[ZoneTable] = field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _zones(self) -> LayoutFile:
+    def check(self) -> None:
+        """At least one zone; no two of the same name."""
         if not self.zone:
             raise problem("a layout needs at least one [[zone]]", at=("zone",))
         first: dict[str, int] = {}
@@ -391,7 +390,6 @@ class LayoutFile(TomlModel):
                     at=("zone", index, "name"),
                 )
             first[zone.name] = index
-        return self
 
     @classmethod
     def of(cls, layout: TableLayout) -> LayoutFile:

@@ -28,12 +28,10 @@ load raises :class:`~companion.errors.CatalogueError` naming the file and line.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Literal, get_args
-
-from pydantic import Field, PrivateAttr, model_validator
 
 from companion.cardmath.expr import Expr, parse
 from companion.errors import CatalogueError, ExpressionError
@@ -172,10 +170,10 @@ class CardTable(TomlModel):
     set: CardSet = "core"
     rank: str | None = None
     suit: str | None = None
-    _expression: Expr | None = PrivateAttr(default=None)
+    _expression: Expr | None = field(default=None, init=False, compare=False, repr=False)
 
-    @model_validator(mode="after")
-    def _fits_its_set(self) -> CardTable:
+    def check(self) -> None:
+        """A standard card has a rank and suit, any other an expression that parses."""
         if self.set == "standard":
             if self.rank != JOKER and (self.rank not in RANKS or self.suit not in SUITS):
                 raise problem(
@@ -183,7 +181,7 @@ class CardTable(TomlModel):
                 )
             if self.expression is not None:
                 raise problem("standard cards have no expression", at=("expression",))
-            return self
+            return
         if self.rank is not None or self.suit is not None:
             raise problem(
                 "only standard cards have rank and suit",
@@ -192,10 +190,9 @@ class CardTable(TomlModel):
         source, key = (self.text, "text") if self.expression is None else (self.expression,
                                                                           "expression")
         try:
-            self._expression = parse(source)
+            self._set("_expression", parse(source))
         except ExpressionError as error:
             raise problem(f"card {self.id!r}: {error}", at=(key,)) from None
-        return self
 
     def card(self) -> Card:
         """The card this table describes; ``icons`` defaults to the level (0 without one)."""
@@ -215,7 +212,7 @@ class CatalogueFile(TomlModel):
     """A catalogue file: an optional ``[deck]`` and the ``[[card]]`` tables."""
 
     deck: DeckTable | None = None
-    card: list[CardTable] = Field(default_factory=list)
+    card: list[CardTable] = field(default_factory=list)
 
 
 def builtin(name: str) -> Catalogue:

@@ -358,17 +358,15 @@ class SceneBuilder:
         self.size = size
         width, height = size
         margin = 32
-        # Sensor noise as its bright and dark halves, so adding it is two saturating steps;
-        # drawn a band of rows at a time (the same values as in one draw), so the float
-        # noise of a whole frame, 24 MB, is never held at once.
+        # Sensor noise as signed bytes, added with saturation in one step (the sum of the
+        # bright and the dark half); drawn a band of rows at a time (the same values as in
+        # one draw), so the float noise of a whole frame, 24 MB, is never held at once.
         shape = (height + margin, width + margin, 3)
-        self._noise_up = np.empty(shape, np.uint8)
-        self._noise_down = np.empty(shape, np.uint8)
+        self._noise = np.empty(shape, np.int8)
         rng = np.random.default_rng(seed)
         for top in range(0, shape[0], NOISE_BAND):
             band = rng.normal(0.0, noise_sigma, (min(NOISE_BAND, shape[0] - top), *shape[1:]))
-            self._noise_up[top:top + len(band)] = np.clip(band, 0, 255)
-            self._noise_down[top:top + len(band)] = np.clip(-band, 0, 255)
+            self._noise[top:top + len(band)] = np.clip(band, -127, 127)
         self._noise_margin = margin
 
     def _face(self, card: str | CardFace) -> CardFace:
@@ -445,8 +443,7 @@ class SceneBuilder:
         """``image`` (of this builder's size) with a fresh draw of sensor noise, in place."""
         dx, dy = (int(v) for v in self.rng.integers(0, self._noise_margin, 2))
         rows, columns = slice(dy, dy + self.size[1]), slice(dx, dx + self.size[0])
-        cv2.add(image, self._noise_up[rows, columns], dst=image)
-        cv2.subtract(image, self._noise_down[rows, columns], dst=image)
+        cv2.add(image, self._noise[rows, columns], dst=image, dtype=cv2.CV_8U)
         return image
 
     def _rotations(
