@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
+from typing import Any
 
 PREVIEW_SECONDS = 6.0
 WARM_SECONDS = 3.0
@@ -75,7 +75,7 @@ def child(mode: str, scratch: str, step: Callable[[str], object] = lambda _name:
     step("ui.app imported")
     store = Store(f"{scratch}/games.sqlite3")
     app = CompanionApp(TableLoop(store, time.time), camera="sim" if mode == "preview" else None)
-    report: dict[str, float] = {}
+    report: dict[str, object] = {}
 
     def first_frame() -> None:
         report.update(frame=time.time(), rss_mb=peak_rss_mb(), **resident_split_mb())
@@ -102,7 +102,8 @@ def child(mode: str, scratch: str, step: Callable[[str], object] = lambda _name:
         step(f"{WARM_SECONDS + PREVIEW_SECONDS:g} s of preview")
         report.update(preview_fps=(app.preview.frames_shown - shown) / elapsed,
                       watcher_fps=app.watcher.fps, rss_mb=peak_rss_mb(), **resident_split_mb(),
-                      dealt=sum(e.kind == "deal" for e in app.loop.game.referee.events))
+                      dealt=sum(e.kind == "deal" for e in app.loop.game.referee.events),
+                      files=mapped_files())
         app.stop()
 
     # on_start schedules the ready signal for the first frame; this runs right after it
@@ -111,7 +112,7 @@ def child(mode: str, scratch: str, step: Callable[[str], object] = lambda _name:
     print(json.dumps(report), flush=True)
 
 
-def measure(mode: str) -> tuple[float, dict[str, float]]:
+def measure(mode: str) -> tuple[float, dict[str, Any]]:
     """Run the child for ``mode``; its launch time and its last JSON line."""
     with tempfile.TemporaryDirectory(prefix="bench-app-") as scratch:
         launched = time.time()
@@ -121,18 +122,25 @@ def measure(mode: str) -> tuple[float, dict[str, float]]:
     return launched, json.loads(lines[-1])
 
 
-def drop_library_cache(root: Path) -> int:
-    """Have the kernel forget its cached copies of the shared libraries under ``root``
-    (``posix_fadvise(DONTNEED)``; pages a running process maps stay), so that the next start
-    reads them afresh, as the first start after a boot does; how many files were dropped.
+def mapped_files() -> list[str]:
+    """The files this process maps (its libraries: Python's, the venv's, Mesa's, ...)."""
+    with open("/proc/self/maps", encoding="utf-8") as maps:
+        fields = (line.split(maxsplit=5) for line in maps)
+        return sorted({row[5].strip() for row in fields if len(row) == 6 and row[5][0] == "/"})
+
+
+def drop_page_cache(files: list[str]) -> int:
+    """Have the kernel forget its cached copies of ``files`` (``posix_fadvise(DONTNEED)``),
+    so that the next start reads them afresh, as the first start after a boot does; pages
+    that another running process maps stay. How many files could be opened.
 
     Freshly installed libraries sit in the page cache in large blocks, which this machine's
     kernel maps whole at a page fault: right after ``pip install`` the app's mapped-file
     share is about 35 MB larger than after a boot, for the same anonymous memory."""
     dropped = 0
-    for library in root.rglob("*.so*"):
+    for name in files:
         try:
-            descriptor = os.open(library, os.O_RDONLY)
+            descriptor = os.open(name, os.O_RDONLY)
         except OSError:
             continue
         try:
@@ -155,14 +163,14 @@ def main() -> None:
           f" {len(DEAL)} dealt cards read (goal >= {PREVIEW_GOAL:g})")
     print(f"memory, page cache as found: peak RSS {preview['rss_mb']:.0f} MB;"
           f" resident at the end {split(preview)}")
-    dropped = drop_library_cache(Path(sys.prefix))
+    dropped = drop_page_cache(preview["files"])
     _, booted = measure("preview")
-    print(f"memory as after a boot ({dropped} libraries of {sys.prefix} read afresh): peak RSS"
+    print(f"memory as after a boot (the {dropped} files it maps read afresh): peak RSS"
           f" {booted['rss_mb']:.0f} MB (goal <= {MEMORY_GOAL_MB:g} MB); resident at the end"
           f" {split(booted)}")
 
 
-def split(figures: dict[str, float]) -> str:
+def split(figures: dict[str, Any]) -> str:
     """The resident set's split as printed."""
     return (f"{figures['anon_mb']:.0f} MB anonymous, {figures['file_mb']:.0f} MB mapped files"
             " (libraries)")
