@@ -18,9 +18,10 @@ import subprocess
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from gpiozero.tones import Tone
+if TYPE_CHECKING:
+    from gpiozero.tones import Tone
 
 from companion.closing import Closing
 
@@ -173,6 +174,8 @@ class TonalOutput:
         self.buzzer = buzzer
 
     def on(self, tone: float) -> None:
+        from gpiozero.tones import Tone  # gpiozero only where a buzzer is wired
+
         self.buzzer.play(Tone(frequency=tone))
 
     def off(self) -> None:
