@@ -36,7 +36,7 @@ def save_or_check(
     cv2.setNumThreads(1)
     fresh = collect()
     if args.action == "save":
-        np.savez_compressed(args.file, **fresh)
+        np.savez_compressed(args.file, allow_pickle=False, **fresh)
         print(f"saved {len(fresh)} arrays to {args.file}")
         return 0
     with np.load(args.file) as stored_file:
