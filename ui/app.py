@@ -65,7 +65,7 @@ DEMO_CONFIRM_SECONDS = 3.0
 """How long the demo waits for the camera pipeline to confirm a change before it posts the
 change itself (someone is watching: the director's default of 8 s drags)."""
 SOUND_CACHE = "cache/sounds"
-"""Where in the data folder the sounds' WAV files are written (made at the first play)."""
+"""Where in the data folder the sounds' WAV files are written (made after the first frame)."""
 DEMO_TAIL = 5.0
 """Recorded seconds a demo runs on after its recording ends (a timer may still end it)."""
 log = logging.getLogger(__name__)
@@ -130,6 +130,7 @@ class CompanionApp(App):  # type: ignore[misc]
             self.go("home")
         self.ticker = Clock.schedule_interval(self.tick, 1 / TICK_HZ)
         Clock.schedule_once(lambda _dt: self.notifier.ready(), 0)  # after the first frame
+        Clock.schedule_once(lambda _dt: self.sounds.prepare(), 0)  # not at the first buzz
         heartbeat = watchdog_interval()
         if heartbeat is not None:  # on the UI thread: a frozen UI stops the heartbeat
             Clock.schedule_interval(lambda _dt: self.notifier.alive(), heartbeat)

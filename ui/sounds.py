@@ -3,8 +3,9 @@
 On the Pi the wired buzzer plays :data:`hardware.sounds.PATTERNS`; elsewhere the app plays
 the same patterns through the speakers. Each pattern is written once by this module as a
 small WAV file (sine tones with soft edges, 16-bit mono) into a cache folder, so no sound
-files ship with the project. :class:`AppSounds` loads them with Kivy's ``SoundLoader`` at
-the first play, at the settings' sound volume. With no audio device (a CI machine, an
+files ship with the project. :class:`AppSounds` loads them with Kivy's ``SoundLoader``
+(:meth:`AppSounds.prepare`, right after the app's first frame) and plays them at the
+settings' sound volume. With no audio device (a CI machine, an
 SDL with no audio driver) or no audio provider, a sound does not load and is skipped:
 the table is silent, never broken.
 
@@ -101,6 +102,15 @@ class AppSounds:
         sound.volume = self.volume / 100
         sound.play()
         self.played.append(name)
+
+    def prepare(self) -> None:
+        """Write and load every pattern now (the app does it after its first frame), so that
+        the first call or stand of a game sounds at once instead of after writing and loading
+        its file on the UI thread (about 80 ms here); nothing with the volume at 0."""
+        for name in PATTERNS:
+            if self.volume <= 0 or self.silent:
+                return
+            self.sound(name)
 
     def sound(self, name: str) -> Any:
         """Pattern ``name`` as a loaded Kivy sound, or None where there is no audio."""

@@ -30,6 +30,12 @@ def test_a_wrong_call_plays_its_pattern_through_the_app_s_speakers(driver: Any) 
     assert app.sounds.played[-1] == "win" and sound.state == "stop"
 
 
+def test_every_sound_is_loaded_before_the_first_buzz(driver: Any) -> None:
+    """The app prepares its sounds after the first frame, not on the UI thread at a call."""
+    assert set(driver.app.sounds.sounds) == set(PATTERNS)
+    assert all(sound.length > 0 for sound in driver.app.sounds.sounds.values())
+
+
 def test_every_pattern_is_written_once_as_a_wav_file(tmp_path: Path) -> None:
     for name, pattern in PATTERNS.items():
         path = write_pattern(tmp_path, name)
@@ -42,13 +48,14 @@ def test_every_pattern_is_written_once_as_a_wav_file(tmp_path: Path) -> None:
 
 def test_volume_zero_plays_nothing(tmp_path: Path) -> None:
     sounds = AppSounds(tmp_path, volume=0)
+    sounds.prepare()
     sounds.play("call")
     assert sounds.played == [] and sounds.sounds == {}
 
 
 def test_with_no_audio_device_the_table_is_silent_not_broken(tmp_path: Path) -> None:
     script = ("import sys; from pathlib import Path; from ui.sounds import AppSounds;"
-              "sounds = AppSounds(Path(sys.argv[1]), 80); sounds.play('call');"
+              "sounds = AppSounds(Path(sys.argv[1]), 80); sounds.prepare(); sounds.play('call');"
               "sounds.play('win'); print(sounds.played, sounds.sounds, sounds.silent)")
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=60,
