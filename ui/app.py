@@ -273,8 +273,7 @@ class CompanionApp(App):  # type: ignore[misc]
             return
         if not self.loop.playing:
             self.loop.adopt(demo.conductor, demo.start, demo.clock)
-            self.watch(demo.watcher)
-            demo.watcher.start()
+            demo.watcher.start(after=self.watch(demo.watcher))
             self._game_started()
             self.go("table")
         demo.director.tick()
@@ -284,14 +283,18 @@ class CompanionApp(App):  # type: ignore[misc]
         if self.exit_when_over and finished:
             self._stop_soon()
 
-    def watch(self, watcher: TableWatcher) -> None:
-        """Show ``watcher``'s frames in the table screen's live view (one view, reused)."""
-        if self.watcher is not None and self.watcher is not watcher:
-            self.watcher.stop()
+    def watch(self, watcher: TableWatcher) -> TableWatcher | None:
+        """Show ``watcher``'s frames in the table screen's live view (one view, reused);
+        the watcher it replaces, told to stop (it releases its camera on its own thread:
+        start ``watcher`` after it)."""
+        previous = self.watcher if self.watcher is not watcher else None
+        if previous is not None:
+            previous.stop(wait=False)
         self.watcher = watcher
         if self.preview is None:
             self.preview = CameraPreview(size_hint_x=0.42)
             self.screens["table"].set_preview(self.preview)
+        return previous
 
     def place(self, card: str, zone: str) -> None:
         """A card laid by touch: on the simulated table, for the camera pipeline to see
@@ -322,8 +325,7 @@ class CompanionApp(App):  # type: ignore[misc]
         watcher = TableWatcher(lambda: open_camera(spec), TableLayout.load(path),
                                reader, self.loop.post, self.loop.clock)
         self.simulated = None
-        self.watch(watcher)
-        watcher.start()
+        watcher.start(after=self.watch(watcher))
 
     def _simulate(self, start: TableStart) -> None:
         """Watch a simulated table of ``start``'s game through the real pipeline."""
@@ -333,9 +335,8 @@ class CompanionApp(App):  # type: ignore[misc]
         table, reader = simulated_table_for(start, data=self.data_folder)
         layout = table.layout.calibrated(table.calibration())
         self.simulated = table
-        self.watch(TableWatcher(table, layout, reader, self.loop.post, self.loop.clock))
-        assert self.watcher is not None
-        self.watcher.start()
+        watcher = TableWatcher(table, layout, reader, self.loop.post, self.loop.clock)
+        watcher.start(after=self.watch(watcher))
 
     def show_still(self, table: SimulatedTable, reader: CardReader) -> None:
         """Show ``table`` in the live view as the watcher reads it, each card outlined and

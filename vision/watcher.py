@@ -393,6 +393,7 @@ class TableWatcher(Closing):
         self._source = camera
         self._feed: CameraFeed | None = None
         self._thread: threading.Thread | None = None
+        self._after: TableWatcher | None = None
         self._latest: Preview | None = None
         self._times: deque[float] = deque(maxlen=FPS_WINDOW)
         self._memory = CoverMemory()
@@ -407,9 +408,11 @@ class TableWatcher(Closing):
 
     # --- the caller's side ------------------------------------------------------------
 
-    def start(self) -> TableWatcher:
-        """Start watching on a thread of its own."""
+    def start(self, after: TableWatcher | None = None) -> TableWatcher:
+        """Start watching on a thread of its own; with ``after`` (a watcher told to stop
+        without waiting), that thread first waits for it to release its camera."""
         if self._thread is None:
+            self._after = after
             self._thread = threading.Thread(target=self._run, name="table-watcher", daemon=True)
             self._thread.start()
         return self
@@ -426,14 +429,12 @@ class TableWatcher(Closing):
             return 0.0
         return (len(times) - 1) / (times[-1] - times[0])
 
-    def stop(self) -> None:
-        """Stop the thread and wait for it; release the camera."""
+    def stop(self, wait: bool = True) -> None:
+        """Stop the thread; it releases the camera as it ends. ``wait``: until it has ended
+        (the UI does not: a camera still opening would hold it up for a second)."""
         self._stopping.set()
-        if self._thread is not None:
+        if self._thread is not None and wait:
             self._thread.join()
-            self._thread = None
-        if self._feed is not None:
-            self._feed.close()
 
     close = stop
 
@@ -473,6 +474,8 @@ class TableWatcher(Closing):
         return self.layout.assign(shifted)
 
     def _run(self) -> None:
+        if self._after is not None and self._after._thread is not None:
+            self._after._thread.join()  # its camera released before this one opens
         try:
             self._feed = self._open_feed()
             for item in self._feed:
@@ -492,6 +495,9 @@ class TableWatcher(Closing):
         except Exception as error:  # the watcher must say why it stopped, not vanish
             log.exception("the table watcher stopped")
             self._fail(error)
+        finally:
+            if self._feed is not None:
+                self._feed.close()
 
     def _fail(self, error: Exception) -> None:
         self.failure = error

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 import pytest
 
 from companion.engine.clock import ManualClock
@@ -169,6 +170,49 @@ def test_a_camera_opener_runs_on_the_watcher_s_thread_and_its_failure_is_posted(
     assert isinstance(status, CameraStatus) and (status.lost, status.reason) == (
         True, "no camera found")
     assert isinstance(watcher.failure, DeviceError)
+
+
+def test_a_watcher_stopped_without_waiting_releases_its_camera_before_the_next_opens() -> None:
+    """The UI stops a watcher whose camera may still be opening without waiting for it;
+    the next watcher's thread opens its camera only once the first has let go of its own."""
+    import threading
+
+    from vision.camera import Camera
+
+    table = SimulatedTable(default_layout("trick"), seed=3)
+    layout = table.layout.calibrated(table.calibration())
+    opening = threading.Event()
+    events: list[str] = []
+
+    class Slow(Camera):
+        description = "slow camera"
+
+        def read(self) -> np.ndarray:
+            return table.read()
+
+        def close(self) -> None:
+            events.append("first closed")
+
+    def slow_opener() -> Camera:
+        opening.wait(10)  # a Pi camera takes about a second to open
+        events.append("first opened")
+        return Slow()
+
+    def second_opener() -> Camera:
+        events.append("second opened")
+        return table
+
+    first = TableWatcher(slow_opener, layout, standard_reader(), lambda _o: None, ManualClock())
+    first.start()
+    started = time.perf_counter()
+    first.stop(wait=False)
+    assert time.perf_counter() - started < 1.0  # did not wait for the camera to open
+    second = TableWatcher(second_opener, layout, standard_reader(), lambda _o: None,
+                          ManualClock())
+    second.start(after=first)
+    opening.set()
+    second.stop()
+    assert events == ["first opened", "first closed", "second opened"]
 
 
 def test_the_watcher_is_settled_once_a_change_is_voted_on_and_smoothed() -> None:
