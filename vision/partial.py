@@ -141,10 +141,8 @@ REFINE_HOPE = 0.7
 #: when nothing else is read, so the card under it is not scored over it.
 UNREAD_CLAIM = 0.94
 #: A part read must show at least this share of its own print (the ink most taught faces
-#: lack: the expression, not the difficulty icons every card has), unless it is sure and
-#: shows at least :data:`PRINTLESS_SHARE` of its face.
+#: lack: the expression, not the difficulty icons every card has), sure or not.
 TEXT_FLOOR = 0.1
-PRINTLESS_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -339,9 +337,18 @@ class PartialReader:
                 candidate.tried = True
                 candidate.refined = self._refine(grey, free, candidate, used)
                 best = _best_refined([c for c in (best, candidate) if c is not None], _accepted)
-            hidden = best is None
+            # A strip surely a card but not which, scoring above the best read when that
+            # read takes its face to show whole (a pose across the strips of a column), is
+            # claimed unread first: a whole face over it would not leave it showing.
+            surely = _best_refined(
+                candidates, lambda scored: scored.score >= UNREAD_CLAIM and not _accepted(scored)
+            )
+            hidden = surely is not None and (
+                best is None
+                or (_shows_whole(best) and _refined_score(surely) > _refined_score(best))
+            )
             if hidden:
-                best = _best_refined(candidates, lambda scored: scored.score >= UNREAD_CLAIM)
+                best = surely
             if best is None or best.refined is None:
                 break
             quad, scored = best.refined
@@ -534,9 +541,19 @@ def _best_refined(
     """The candidate among ``candidates`` whose refinement scores best of those ``wanted``."""
     return max(
         (c for c in candidates if c.refined is not None and wanted(c.refined[1])),
-        key=lambda c: c.refined[1].score if c.refined is not None else -1.0,
+        key=_refined_score,
         default=None,
     )
+
+
+def _refined_score(candidate: _Candidate) -> float:
+    """The score of ``candidate``'s refinement (-1 if not refined)."""
+    return candidate.refined[1].score if candidate.refined is not None else -1.0
+
+
+def _shows_whole(candidate: _Candidate) -> bool:
+    """Whether ``candidate``'s refinement takes its face to show whole."""
+    return candidate.refined is not None and candidate.refined[1].visible >= WHOLE_SHARE
 
 
 def _covers(quad: Quad, shape: tuple[int, ...], part: Array | None, bridge: Array) -> Array:
@@ -562,13 +579,10 @@ def _accepted(scored: _Scored) -> bool:
     if scored.visible >= WHOLE_SHARE:
         # A part more like a card read elsewhere is not read as another card.
         return scored.score >= ACCEPT_SCORE and scored.score > scored.runner_up
-    telling = scored.text >= TEXT_FLOOR or (
-        _sure_part(scored) and scored.visible >= PRINTLESS_SHARE
-    )
     return (
         scored.score >= ACCEPT_PART
         and (scored.decided or scored.score - scored.runner_up >= ACCEPT_PART_MARGIN)
-        and telling
+        and scored.text >= TEXT_FLOOR
     )
 
 

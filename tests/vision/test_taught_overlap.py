@@ -110,6 +110,23 @@ def test_strips_showing_little_of_their_print_are_not_read_as_another_card(
         assert _right_and_wrong(scene, recognizer.recognize(scene.image))[1] == 0
 
 
+def test_icon_strips_of_a_column_are_not_read_sure_as_a_card_not_there(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # Strips showing only icons fit x/2 (0.99, sure) though it is not in the column, and a
+    # pose across two strips reads prime with its face "whole": a part needs a tenth of its
+    # own print even when sure, and the surely-a-card strip is claimed before that pose.
+    faces, profile = deck
+    recognizer = OverlapRecognizer(profile)
+    hand = [faces[name] for name in ("edigit", "fib", "prime", "2x+4")]
+    for seed in (1, 7):
+        scene = overlapped_scene(SceneBuilder(seed), "column", hand, 55.0)
+        assert legible(scene, list(faces.values())) == [False, False, False, True]
+        seen = recognizer.recognize(scene.image)
+        assert "x/2" not in {observation.card for observation in seen}
+        assert _right_and_wrong(scene, seen) == (len(seen), 0) and len(seen) >= 1
+
+
 def test_a_row_with_slight_overlaps_is_read_card_by_card(
     deck: tuple[dict[str, CardFace], DeckProfile],
 ) -> None:
