@@ -30,6 +30,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice import Candidate, DiceSettings, candidates, choose, model_inputs
+from vision.dice_augment import SOURCE as AUGMENTED
+from vision.dice_augment import augmented
 from vision.dice_detector import DETECTOR_FILE, DetectorNet, fit_detector, planes, targets
 from vision.dice_labels import SOURCES, LabelledDie, LabelledPhoto, load_source, match
 from vision.dice_model import MODEL_FILE, PATCH, DiceModel, fit
@@ -60,6 +62,22 @@ def see(photos: Iterable[LabelledPhoto], settings: DiceSettings) -> list[Seen]:
             raise FileNotFoundError(f"{photo.path}: cannot read the photo")
         seen.append(Seen(photo, candidates(image, settings)))
     return seen
+
+
+def altered(
+    seen: Iterable[Seen], settings: DiceSettings, copies: int = 1, seed: int = SEED
+) -> list[Seen]:
+    """``copies`` altered copies (:mod:`vision.dice_augment`) of every labelled photo of
+    ``seen`` and their candidates; copy ``k`` of photo ``i`` from seed ``[seed, i, k]``."""
+    result = []
+    for index, one in enumerate(seen):
+        image = cv2.imread(str(one.photo.path))
+        if image is None:
+            raise FileNotFoundError(f"{one.photo.path}: cannot read the photo")
+        for copy in range(copies):
+            picture, photo = augmented(one.photo, image, np.random.default_rng([seed, index, copy]))
+            result.append(Seen(photo, candidates(picture, settings)))
+    return result
 
 
 def detector_data(count: int, seed: int = SEED) -> tuple[list[Array], list[Array], list[Array]]:
@@ -136,7 +154,7 @@ def train(seen: Sequence[Seen], settings: DiceSettings, *, epochs: int = 6) -> D
         inputs += more_inputs
         labels += more_labels
     model = fit(*turned(np.array(inputs, np.float32), np.array(labels)), epochs=epochs)
-    photos = [one for one in seen if one.photo.source != "synthetic"]
+    photos = [one for one in seen if one.photo.source not in ("synthetic", AUGMENTED)]
     return model.with_sure(sure_threshold(photos or seen, model, settings))
 
 
