@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,15 +24,14 @@ import numpy.typing as npt
 
 from benchmarks.bench_dice import DATA, QUICK_SCENES
 from vision.dice import DiceSettings, model_inputs
-from vision.dice_labels import SOURCES, LabelledDie, match
+from vision.dice_labels import SOURCES, LabelledDie, load_source, match
 from vision.dice_model import PATCH, DiceModel
 from vision.dice_training import SCENES, Seen, read, see, synthetic, train
-from vision.dice_labels import load_source
 
 TILE = 64
 COLUMNS = 12
 MOST = 96
-Image = npt.NDArray[np.uint8]
+Image = npt.NDArray[Any]
 
 
 def patch_tile(patch: npt.NDArray[np.float64]) -> Image:
@@ -108,7 +108,7 @@ def training_patches(seen: Sequence[Seen], per_value: int = 12) -> Image:
     """Rows of candidate patches on labelled dice of each value (first ``per_value``)."""
     rows = []
     for value in range(1, 7):
-        tiles = []
+        tiles: list[Image] = []
         for one in seen:
             for candidate in one.found:
                 on = [d for d in one.photo.dice if one.photo.matches(d, *candidate.center)]

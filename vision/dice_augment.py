@@ -134,7 +134,7 @@ def _degraded(picture: Image, rng: np.random.Generator) -> Image:
     """Contrast and gamma changed, perhaps blurred, noise, then a JPEG round trip."""
     gamma = rng.uniform(0.7, 1.4)
     contrast = rng.uniform(0.75, 1.15)
-    level = (picture.astype(np.float32) / 255.0) ** gamma * 255.0
+    level: Image = (picture.astype(np.float32) / 255.0) ** gamma * 255.0
     level = 128.0 + contrast * (level - 128.0)
     if rng.random() < 0.4:
         level = cv2.GaussianBlur(level, (0, 0), rng.uniform(0.5, 1.3))
@@ -142,8 +142,11 @@ def _degraded(picture: Image, rng: np.random.Generator) -> Image:
     eight = np.clip(level, 0, 255).astype(np.uint8)
     quality = int(rng.integers(45, 92))
     _, encoded = cv2.imencode(".jpg", eight, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    decoded: Image = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
-    return decoded
+    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise ValueError("dice augment: a JPEG round trip failed")
+    result: Image = decoded
+    return result
 
 
 def _scaled(photo: LabelledPhoto, scale: float, size: tuple[int, int]) -> LabelledPhoto:

@@ -2,15 +2,17 @@
 [--scenes N]``.
 
 The training rows are the candidate faces (:func:`vision.dice.candidates`) found in
-synthetic scenes (:mod:`vision.dice_scenes`, seeded) and, optionally, in labelled photos.
+synthetic scenes (:mod:`vision.dice_scenes`, seeded) and, optionally, in labelled photos and
+in altered copies of them (:mod:`vision.dice_augment`: dice recoloured, scaled down, degraded).
 A candidate on a labelled die's top face is labelled with that die's value (whatever its own
 pip count); one on no countable die is "not a die" (0); one on an uncertain die or a neutral
 object is left out. The sure threshold is set on the photos when there are any (at most 1 %
 of the sure reads of each source wrong), on the synthetic scenes otherwise. Deterministic; a few
 minutes on one core.
 
-``DATA`` defaults to ``../shared/data/dice``; the shipped model (synthetic scenes and all
-three photo sources) is written to ``vision/data/dice_model.npz``. The die detector
+``DATA`` defaults to ``../shared/data/dice``; the shipped model (synthetic scenes of
+:data:`vision.dice_scenes.READER_VARIETY`, all three photo sources and one altered copy of
+each photo) is written to ``vision/data/dice_model.npz``. The die detector
 (:mod:`vision.dice_detector`) is trained on synthetic scenes alone (of
 :data:`vision.dice_scenes.DETECTOR_VARIETY`: tiny dice, piles, torchlight too) and written
 to ``vision/data/dice_detector.onnx``; about six more minutes.
@@ -36,7 +38,7 @@ from vision.dice_detector import DETECTOR_FILE, DetectorNet, fit_detector, plane
 from vision.dice_labels import SOURCES, LabelledDie, LabelledPhoto, load_source, match
 from vision.dice_model import MODEL_FILE, PATCH, DiceModel, fit
 from vision.dice_net import Array
-from vision.dice_scenes import DETECTOR_VARIETY, render_scene
+from vision.dice_scenes import DETECTOR_VARIETY, READER_VARIETY, render_scene
 from vision.observations import DieObservation
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
@@ -109,7 +111,7 @@ def synthetic(count: int, settings: DiceSettings, seed: int = SEED) -> list[Seen
     candidates, labelled like photos (each die's top face as its box)."""
     seen = []
     for index in range(count):
-        scene = render_scene(np.random.default_rng([seed, index]))
+        scene = render_scene(np.random.default_rng([seed, index]), variety=READER_VARIETY)
         height, width = scene.image.shape[:2]
         dice = []
         for die in scene.dice:
@@ -230,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cv2.setNumThreads(1)
     settings = DiceSettings()
     photos = [s for source in SOURCES for s in see(load_source(args.data, source), settings)]
-    model = train(synthetic(args.scenes, settings) + photos, settings)
+    model = train(synthetic(args.scenes, settings) + photos + altered(photos, settings), settings)
     model.save(MODEL_FILE)
     print(f"dice training: {args.scenes} scenes, {len(photos)} photos; sure at {model.sure:.3f}")
     print(f"dice training: wrote {MODEL_FILE}")
