@@ -53,21 +53,16 @@ MAX_SIDE = 95.0
 class Variety:
     """What else scenes hold besides the plain ones: the smallest die side (pixels; sides are
     drawn log-uniformly per scene up to ``MAX_SIDE``), the share of scenes that are a pile of
-    dice, of dice of another size than the rest of their scene, of scenes in torchlight, of
-    dice with marbled bodies (two colours swirled) and of dice with concave pips (a dark rim,
-    a lighter middle towards the light). The default is the plain scenes;
-    :data:`READER_VARIETY` the reader's, :data:`DETECTOR_VARIETY` the detector's."""
+    dice, of dice of another size than the rest of their scene, and of scenes in torchlight.
+    The default is the reader's training scenes; :data:`DETECTOR_VARIETY` the detector's."""
 
     min_side: float = 20.0
     pile_share: float = 0.0
     odd_size_share: float = 0.0
     torch_share: float = 0.0
-    marbled_share: float = 0.0
-    concave_share: float = 0.0
 
 
 DETECTOR_VARIETY = Variety(min_side=12.0, pile_share=0.25, odd_size_share=0.2, torch_share=0.15)
-READER_VARIETY = Variety(marbled_share=0.3, concave_share=0.5)
 
 
 @dataclass(frozen=True)
@@ -151,7 +146,7 @@ def render_scene(
         if variety.odd_size_share and rng.random() < variety.odd_size_share:  # another set
             one_side = min(max(one_side * rng.uniform(0.4, 1.6), variety.min_side), MAX_SIDE)
         if index < count:
-            dice.append(_draw_die(canvas, rng, view, (x, y), one_side, variety))
+            dice.append(_draw_die(canvas, rng, view, (x, y), one_side))
         else:
             _draw_clutter(canvas, rng, view, (x, y), one_side)
     image = cv2.resize(canvas, size, interpolation=cv2.INTER_AREA)
@@ -251,7 +246,6 @@ def _draw_die(
     view: _View,
     spot: tuple[float, float],
     side: float,
-    variety: Variety,
 ) -> SceneDie:
     """Draw one die (shadow, visible faces, pips) and return its top face."""
     value = int(rng.integers(1, 7))
@@ -266,9 +260,6 @@ def _draw_die(
     corner = rng.uniform(0.05, 0.3)
     bevel = rng.uniform(0.0, 0.15)  # rounded edges: a band of other shade round each face
     edge_shade = rng.uniform(0.55, 1.15)
-    marbled = bool(variety.marbled_share) and rng.random() < variety.marbled_share
-    swirl = rng.uniform(0, 255, 3) if marbled else body
-    concave = bool(variety.concave_share) and rng.random() < variety.concave_share
     _shadow(canvas, rng, view, centre, half)
     top = np.zeros((4, 2))
     for face, ((normal, first, second), face_value) in enumerate(
@@ -285,8 +276,6 @@ def _draw_die(
         cv2.fillPoly(canvas, [view.project(outline).round().astype(np.int32)], edge.tolist())
         inner = _rounded_square(middle, a * half * (1 - bevel), b * half * (1 - bevel), corner)
         cv2.fillPoly(canvas, [view.project(inner).round().astype(np.int32)], colour.tolist())
-        if marbled:
-            _marble(canvas, rng, view.project(inner), np.clip(swirl * shade, 0, 255))
         pip_radius = radius * (big_one if face_value == 1 else 1.0)
         for step_a, step_b in PIP_LAYOUTS[face_value]:
             pip_centre = middle + a * step_a * spacing + b * step_b * spacing
@@ -294,42 +283,12 @@ def _draw_die(
             pip_colour = np.clip(pips * shade * rng.uniform(0.8, 1.0), 0, 255)
             polygon = view.project(circle).round().astype(np.int32)
             cv2.fillPoly(canvas, [polygon], pip_colour.tolist(), lineType=cv2.LINE_AA)
-            if concave:  # the far wall of the hollow catches the light
-                towards = (a * float(view.light @ a) + b * float(view.light @ b)) * pip_radius
-                inner_a, inner_b = a * pip_radius * 0.6, b * pip_radius * 0.6
-                hollow = _circle(pip_centre + 0.3 * towards, inner_a, inner_b)
-                lit = np.clip(pip_colour * 0.5 + colour * 0.5 * rng.uniform(0.6, 1.0), 0, 255)
-                cv2.fillPoly(
-                    canvas,
-                    [view.project(hollow).round().astype(np.int32)],
-                    lit.tolist(),
-                    lineType=cv2.LINE_AA,
-                )
         if face == 0:
             corners = middle + np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) @ np.stack(
                 [a * half, b * half]
             )
             top = view.project(corners) / SUPERSAMPLE
     return SceneDie(value, top, side)
-
-
-def _marble(canvas: Image, rng: np.random.Generator, outline: Vector, swirl: Vector) -> None:
-    """Swirl ``swirl`` into the face inside ``outline`` (canvas pixels): smooth random
-    veins, as a marbled or pearl die body."""
-    left, top = np.floor(outline.min(axis=0)).astype(int)
-    right, bottom = np.ceil(outline.max(axis=0)).astype(int) + 1
-    height, width = canvas.shape[:2]
-    left, top, right, bottom = max(left, 0), max(top, 0), min(right, width), min(bottom, height)
-    if right - left < 4 or bottom - top < 4:
-        return
-    region = canvas[top:bottom, left:right]
-    coarse = rng.random((4, 4)).astype(np.float32)
-    field = cv2.resize(coarse, (right - left, bottom - top), interpolation=cv2.INTER_CUBIC)
-    veins = np.clip(1.0 - np.abs(field - 0.5) * rng.uniform(4.0, 10.0), 0.0, 1.0)
-    inside = np.zeros(region.shape[:2], np.float32)
-    cv2.fillPoly(inside, [(outline - [left, top]).round().astype(np.int32)], 1.0)
-    share = (veins * inside * rng.uniform(0.4, 0.9))[:, :, None]
-    region[:] = (region * (1.0 - share) + swirl * share).astype(np.uint8)
 
 
 def _rounded_square(middle: Vector, a: Vector, b: Vector, corner: float) -> Vector:

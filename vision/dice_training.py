@@ -10,12 +10,11 @@ object is left out. The sure threshold is set on the photos when there are any (
 of the sure reads of each source wrong), on the synthetic scenes otherwise. Deterministic; a few
 minutes on one core.
 
-``DATA`` defaults to ``../shared/data/dice``; the shipped model (synthetic scenes of
-:data:`vision.dice_scenes.READER_VARIETY`, all three photo sources and one altered copy of
-each photo) is written to ``vision/data/dice_model.npz``. The die detector
-(:mod:`vision.dice_detector`) is trained on synthetic scenes alone (of
-:data:`vision.dice_scenes.DETECTOR_VARIETY`: tiny dice, piles, torchlight too) and written
-to ``vision/data/dice_detector.onnx``; about six more minutes.
+``DATA`` defaults to ``../shared/data/dice``; the shipped model (synthetic scenes, all three
+photo sources and one altered copy of each photo) is written to
+``vision/data/dice_model.npz``. The die detector (:mod:`vision.dice_detector`) is trained
+on synthetic scenes alone (of :data:`vision.dice_scenes.DETECTOR_VARIETY`: tiny dice, piles,
+torchlight too) and written to ``vision/data/dice_detector.onnx``; about six more minutes.
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ from vision.dice_detector import DETECTOR_FILE, DetectorNet, fit_detector, plane
 from vision.dice_labels import SOURCES, LabelledDie, LabelledPhoto, load_source, match
 from vision.dice_model import MODEL_FILE, PATCH, DiceModel, fit
 from vision.dice_net import Array
-from vision.dice_scenes import DETECTOR_VARIETY, READER_VARIETY, render_scene
+from vision.dice_scenes import DETECTOR_VARIETY, render_scene
 from vision.observations import DieObservation
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
@@ -111,7 +110,7 @@ def synthetic(count: int, settings: DiceSettings, seed: int = SEED) -> list[Seen
     candidates, labelled like photos (each die's top face as its box)."""
     seen = []
     for index in range(count):
-        scene = render_scene(np.random.default_rng([seed, index]), variety=READER_VARIETY)
+        scene = render_scene(np.random.default_rng([seed, index]))
         height, width = scene.image.shape[:2]
         dice = []
         for die in scene.dice:
