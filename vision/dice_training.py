@@ -230,8 +230,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     cv2.setNumThreads(1)
     settings = DiceSettings()
-    photos = [s for source in SOURCES for s in see(load_source(args.data, source), settings)]
-    model = train(synthetic(args.scenes, settings) + photos + altered(photos, settings), settings)
+    seen = {source: see(load_source(args.data, source), settings) for source in SOURCES}
+    photos = [one for source in SOURCES for one in seen[source]]
+    copies = [one for source in SOURCES for one in altered(seen[source], settings)]
+    model = train(synthetic(args.scenes, settings) + photos + copies, settings)
     model.save(MODEL_FILE)
     print(f"dice training: {args.scenes} scenes, {len(photos)} photos; sure at {model.sure:.3f}")
     print(f"dice training: wrote {MODEL_FILE}")
