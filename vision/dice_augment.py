@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.dice import DiceSettings, body_mask
 from vision.dice_labels import LabelledDie, LabelledPhoto
 
 Image = npt.NDArray[Any]
@@ -39,6 +40,8 @@ SOURCE = "augmented"
 MIN_WIDTH = 360
 BOX_GROWTH = 1.7
 """A labelled box (the top face) grown by this much holds the die's sides too."""
+MASK_CONTRAST = 18.0
+"""The body contrast for finding the labelled dice (the reader's is 22: here a box bounds it)."""
 
 
 def augmented(
@@ -61,20 +64,11 @@ def augmented(
 
 
 def _dice_mask(image: Image, photo: LabelledPhoto) -> Image:
-    """Where the labelled dice are (0..1, soft edged): pixels unlike the table, inside each
-    grown box, with the holes (pips) filled."""
+    """Where the labelled dice are (0..1, soft edged): the reader's body mask (a little more
+    sensitive) inside each grown box, with the holes (pips) filled."""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    height, width = lab.shape[:2]
-    table = cv2.resize(
-        cv2.medianBlur(cv2.resize(lab, (160, 120), interpolation=cv2.INTER_AREA), 31),
-        (width, height),
-    )
-    difference = lab.astype(np.float32) - table.astype(np.float32)
-    unlike = cv2.magnitude(
-        difference[:, :, 0],
-        np.float32(2.0) * cv2.magnitude(difference[:, :, 1], difference[:, :, 2]),
-    ) > 18.0
-    boxes = np.zeros((height, width), np.uint8)
+    unlike = body_mask(lab, DiceSettings(body_contrast=MASK_CONTRAST))
+    boxes = np.zeros(unlike.shape, np.uint8)
     for die in photo.dice:
         half_w, half_h = BOX_GROWTH * die.half_width, BOX_GROWTH * die.half_height
         cv2.rectangle(
@@ -84,13 +78,10 @@ def _dice_mask(image: Image, photo: LabelledPhoto) -> Image:
             255,
             -1,
         )
-    mask = cv2.morphologyEx(
-        (unlike & (boxes > 0)).astype(np.uint8) * 255,
-        cv2.MORPH_CLOSE,
-        np.ones((5, 5), np.uint8),
+    outlines, _ = cv2.findContours(
+        cv2.bitwise_and(unlike, boxes), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
     )
-    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(mask)
+    filled = np.zeros_like(boxes)
     cv2.drawContours(filled, outlines, -1, 255, -1)
     soft: Image = cv2.GaussianBlur(filled.astype(np.float32) / 255.0, (5, 5), 0)
     return soft
