@@ -12,8 +12,9 @@ unsure. Matching is described in :mod:`vision.dice_labels`.
 Three tables: **all sources** scores each source with the shipped model (synthetic scenes and
 all three sources: partly a fit); **synthetic only** with a model trained on synthetic scenes
 alone (every source unseen; the sure threshold set on synthetic scenes); **leave one source
-out** with a model trained on the synthetic scenes and the other two sources, its sure
-threshold set on those two: how the reader does on dice it has never seen. The detector is
+out** with a model trained on the synthetic scenes, the other two sources and altered copies
+of them (:mod:`vision.dice_augment`), its sure threshold set on those two: how the reader does
+on dice it has never seen. The detector is
 trained on synthetic scenes alone, so it is unseen on every source. Speed is
 CPU time on one core for 640x480 and 1280x720 frames. About six minutes (the synthetic scenes
 are drawn and read again, four models trained); ``python -m benchmarks.bench_dice --quick``
@@ -36,7 +37,7 @@ from vision.dice import WORKING_WIDTH, DiceSettings, Image, find_dice
 from vision.dice_detector import Detector
 from vision.dice_labels import SOURCES, Score, load_source, match, score
 from vision.dice_model import DiceModel, shipped_model
-from vision.dice_training import SCENES, Seen, read, see, synthetic, train
+from vision.dice_training import SCENES, Seen, altered, read, see, synthetic, train
 from vision.observations import DieObservation
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
@@ -180,14 +181,22 @@ def main(argv: Sequence[str] | None = None) -> None:
         for what, points in proposals:
             print(reach_row(source, what, *reach(seen[source], points)))
     scenes = synthetic(QUICK_SCENES if quick else SCENES, settings)
+    copies = {source: altered(seen[source], settings) for source in SOURCES}
     synthetic_only = train(scenes, settings)
     tables: list[tuple[str, Callable[[str], DiceModel]]] = [
         ("all sources (the shipped model)", lambda source: shipped_model()),
         ("synthetic only (every source unseen)", lambda source: synthetic_only),
         (
-            "leave one source out (trained on the synthetic scenes and the other two)",
+            "leave one source out (trained on the synthetic scenes, the other two and their"
+            " altered copies)",
             lambda source: train(
-                scenes + [one for other in SOURCES if other != source for one in seen[other]],
+                scenes
+                + [
+                    one
+                    for other in SOURCES
+                    if other != source
+                    for one in seen[other] + copies[other]
+                ],
                 settings,
             ),
         ),

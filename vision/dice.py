@@ -253,7 +253,7 @@ class _Body:
 
 def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
     """The connected regions of the body mask large enough to hold a die."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(_body_mask(lab, settings))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask(lab, settings))
     bodies = []
     for index in range(1, count):
         area = int(stats[index, cv2.CC_STAT_AREA])
@@ -288,7 +288,7 @@ def _at_edge(
     return False
 
 
-def _body_mask(lab: Image, settings: DiceSettings) -> Image:
+def body_mask(lab: Image, settings: DiceSettings) -> Image:
     """Pixels whose colour differs from the local table, with nearby parts joined."""
     height, width = lab.shape[:2]
     small = cv2.resize(lab, BACKGROUND_SIZE, interpolation=cv2.INTER_AREA)

@@ -2,18 +2,19 @@
 [--scenes N]``.
 
 The training rows are the candidate faces (:func:`vision.dice.candidates`) found in
-synthetic scenes (:mod:`vision.dice_scenes`, seeded) and, optionally, in labelled photos.
+synthetic scenes (:mod:`vision.dice_scenes`, seeded) and, optionally, in labelled photos and
+in altered copies of them (:mod:`vision.dice_augment`: dice recoloured, scaled down, degraded).
 A candidate on a labelled die's top face is labelled with that die's value (whatever its own
 pip count); one on no countable die is "not a die" (0); one on an uncertain die or a neutral
 object is left out. The sure threshold is set on the photos when there are any (at most 1 %
 of the sure reads of each source wrong), on the synthetic scenes otherwise. Deterministic; a few
 minutes on one core.
 
-``DATA`` defaults to ``../shared/data/dice``; the shipped model (synthetic scenes and all
-three photo sources) is written to ``vision/data/dice_model.npz``. The die detector
-(:mod:`vision.dice_detector`) is trained on synthetic scenes alone (of
-:data:`vision.dice_scenes.DETECTOR_VARIETY`: tiny dice, piles, torchlight too) and written
-to ``vision/data/dice_detector.onnx``; about six more minutes.
+``DATA`` defaults to ``../shared/data/dice``; the shipped model (synthetic scenes, all three
+photo sources and one altered copy of each photo) is written to
+``vision/data/dice_model.npz``. The die detector (:mod:`vision.dice_detector`) is trained
+on synthetic scenes alone (of :data:`vision.dice_scenes.DETECTOR_VARIETY`: tiny dice, piles,
+torchlight too) and written to ``vision/data/dice_detector.onnx``; about six more minutes.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice import Candidate, DiceSettings, candidates, choose, model_inputs
+from vision.dice_augment import SOURCE as AUGMENTED
+from vision.dice_augment import augmented
 from vision.dice_detector import DETECTOR_FILE, DetectorNet, fit_detector, planes, targets
 from vision.dice_labels import SOURCES, LabelledDie, LabelledPhoto, load_source, match
 from vision.dice_model import MODEL_FILE, PATCH, DiceModel, fit
@@ -60,6 +63,22 @@ def see(photos: Iterable[LabelledPhoto], settings: DiceSettings) -> list[Seen]:
             raise FileNotFoundError(f"{photo.path}: cannot read the photo")
         seen.append(Seen(photo, candidates(image, settings)))
     return seen
+
+
+def altered(
+    seen: Iterable[Seen], settings: DiceSettings, copies: int = 1, seed: int = SEED
+) -> list[Seen]:
+    """``copies`` altered copies (:mod:`vision.dice_augment`) of every labelled photo of
+    ``seen`` and their candidates; copy ``k`` of photo ``i`` from seed ``[seed, i, k]``."""
+    result = []
+    for index, one in enumerate(seen):
+        image = cv2.imread(str(one.photo.path))
+        if image is None:
+            raise FileNotFoundError(f"{one.photo.path}: cannot read the photo")
+        for copy in range(copies):
+            picture, photo = augmented(one.photo, image, np.random.default_rng([seed, index, copy]))
+            result.append(Seen(photo, candidates(picture, settings)))
+    return result
 
 
 def detector_data(count: int, seed: int = SEED) -> tuple[list[Array], list[Array], list[Array]]:
@@ -136,7 +155,7 @@ def train(seen: Sequence[Seen], settings: DiceSettings, *, epochs: int = 6) -> D
         inputs += more_inputs
         labels += more_labels
     model = fit(*turned(np.array(inputs, np.float32), np.array(labels)), epochs=epochs)
-    photos = [one for one in seen if one.photo.source != "synthetic"]
+    photos = [one for one in seen if one.photo.source not in ("synthetic", AUGMENTED)]
     return model.with_sure(sure_threshold(photos or seen, model, settings))
 
 
@@ -211,8 +230,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     cv2.setNumThreads(1)
     settings = DiceSettings()
-    photos = [s for source in SOURCES for s in see(load_source(args.data, source), settings)]
-    model = train(synthetic(args.scenes, settings) + photos, settings)
+    seen = {source: see(load_source(args.data, source), settings) for source in SOURCES}
+    photos = [one for source in SOURCES for one in seen[source]]
+    copies = [one for source in SOURCES for one in altered(seen[source], settings)]
+    model = train(synthetic(args.scenes, settings) + photos + copies, settings)
     model.save(MODEL_FILE)
     print(f"dice training: {args.scenes} scenes, {len(photos)} photos; sure at {model.sure:.3f}")
     print(f"dice training: wrote {MODEL_FILE}")
