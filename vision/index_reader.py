@@ -23,7 +23,13 @@ from functools import cache
 import cv2
 import numpy as np
 
-from vision.light import LitFrame, card_white_level, darkest_channel, white_threshold
+from vision.light import (
+    INK_CONTRAST,
+    LitFrame,
+    card_white_level,
+    darkest_channel,
+    local_light,
+)
 
 #: Rank glyph patch (width, height) and suit glyph patch size, in pixels.
 RANK_PATCH = (14, 20)
@@ -38,8 +44,6 @@ GLYPH_PIXELS = (6, 90)
 #: Smallest suit pip (pixels) looked for next to a small rank: with a camera far from the
 #: table a pip is only 3-5 px, too small to read but enough to call for a closer look.
 TINY_SUIT = 3
-#: Ink must be this much darker (0-255) than the local mean.
-INK_CONTRAST = 18
 #: Side (odd) of the square the local mean is taken over; pips up to about this size stay solid.
 INK_BLOCK = 25
 #: Blur (in patch pixels) applied to rank and to suit patches (suit pips are small and
@@ -57,6 +61,11 @@ HOLE_WEIGHT = 0.4
 HOLE_SHARE = 0.02
 #: Distance from rank centre to suit centre, in rank glyph sizes.
 PAIR_DISTANCE = (0.7, 1.4)
+#: ... where the rank's size is the longest side of its box; a rank turned on the slant
+#: (a thin 7 at 45 degrees) reaches further along the way to its suit than its box is
+#: wide, so when reading a frame a suit up to this many box sizes away pairs when it lies
+#: within ``PAIR_DISTANCE`` of the rank's own extent along that way.
+PAIR_REACH = 1.9
 #: Glyphs smaller than this (pixels) are read again from an area enlarged ``ENLARGE`` times.
 SMALL_GLYPH = 14
 #: Card height over rank-glyph size (about 10 to 14 on common decks).
@@ -184,6 +193,7 @@ def find_ink_blobs(
     sizes: tuple[int, int] = GLYPH_PIXELS,
     block: int = INK_BLOCK,
     darkest: np.ndarray | None = None,
+    learning: bool = False,
 ) -> InkBlobs:
     """Glyph-sized ink blobs ringed by card white.
 
@@ -192,6 +202,8 @@ def find_ink_blobs(
     whole frame. Blobs ``sizes`` (shortest, longest) pixels long are kept; ink is
     what is darker than the mean of the ``block`` pixels square around it. ``darkest``
     is the frame's darkest channel if already at hand (:class:`~vision.light.LitFrame`).
+    Ink is what lies the local ink level (:func:`~vision.light.local_light`, measured as
+    for ``learning`` drawings if asked) under that mean.
     """
     ox, oy = 0, 0
     if region is not None:
@@ -203,13 +215,18 @@ def find_ink_blobs(
         darkest = darkest_channel(frame_bgr)
     darkest = np.ascontiguousarray(darkest)
     level = card_white_level(darkest) if white_level is None else white_level
-    white = cv2.compare(darkest, white_threshold(frame_bgr, darkest, level), cv2.CMP_GT)
-    # Ink: at least INK_CONTRAST below the mean of the block around it (what
+    light = local_light(frame_bgr, darkest, level, learning)
+    white = cv2.compare(darkest, light.white, cv2.CMP_GT)
+    # Ink: at least the local ink contrast below the mean of the block around it (what
     # cv2.adaptiveThreshold's mean method gives, without its per-pixel table lookup).
     mean = cv2.boxFilter(
         darkest, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED
     )
-    _, ink = cv2.threshold(cv2.subtract(mean, darkest), INK_CONTRAST - 1, 255, cv2.THRESH_BINARY)
+    below = cv2.subtract(mean, darkest)
+    if light.ink is None:
+        _, ink = cv2.threshold(below, INK_CONTRAST - 1, 255, cv2.THRESH_BINARY)
+    else:
+        ink = cv2.compare(below, light.ink, cv2.CMP_GE)
     # Ink near card white: more than 60 white pixels in the 15 x 15 square around it
     # (the normalised box mean of 0/255 is then at least round(61 * 255 / 225) = 69).
     _, near_white = cv2.threshold(cv2.boxFilter(white, cv2.CV_8U, (15, 15)), 68, 255, 0)
@@ -390,15 +407,24 @@ class Candidates:
 
 
 def index_candidates(
-    lit: LitFrame, region: Region | None = None, white_level: float | None = None
+    lit: LitFrame,
+    region: Region | None = None,
+    white_level: float | None = None,
+    learning: bool = False,
 ) -> Candidates:
     """The index-candidate stage: every rank-over-suit pairing of ink blobs in the frame (or
     in ``region`` of it) at its own size, with upright glyph features. ``white_level``
-    defaults to the frame's (the region's, with ``region``)."""
+    defaults to the frame's (the region's, with ``region``); ``learning`` as for
+    :func:`candidates_at_scale`."""
     if white_level is None:
         white_level = lit.white_level if region is None else region_white_level(lit, region)
     found = candidates_at_scale(
-        lit.bgr, region, white_level, (TINY_SUIT, GLYPH_PIXELS[1]), darkest=lit.darkest
+        lit.bgr,
+        region,
+        white_level,
+        (TINY_SUIT, GLYPH_PIXELS[1]),
+        darkest=lit.darkest,
+        learning=learning,
     )
     return Candidates(found, white_level)
 
@@ -410,17 +436,18 @@ def find_index_candidates(
 ) -> list[IndexCandidate]:
     """The readable candidates of a frame as it is (no white balance), the small ones
     replaced by what their areas show enlarged ``ENLARGE`` times (every small candidate
-    looked at closer): what the glyph models are built from.
+    looked at closer): what the glyph models are built from (``learning`` rules, see
+    :func:`candidates_at_scale`).
 
     ``region`` and ``white_level`` are as for :func:`find_ink_blobs`.
     """
-    found = index_candidates(LitFrame(frame_bgr), region, white_level)
+    found = index_candidates(LitFrame(frame_bgr), region, white_level, learning=True)
     readable, small = found.readable, found.small
     if not small:
         return readable
     areas = small_glyph_areas(spots_of(small), frame_bgr.shape[:2])
     kept = [c for c in readable if c.glyph_size >= SMALL_GLYPH or area_of(c.center, areas) is None]
-    return kept + enlarged_candidates(frame_bgr, areas, found.white_level)
+    return kept + enlarged_candidates(frame_bgr, areas, found.white_level, learning=True)
 
 
 def region_white_level(lit: LitFrame, region: Region) -> float:
@@ -435,14 +462,17 @@ def spots_of(candidates: Sequence[IndexCandidate]) -> list[Spot]:
 
 
 def enlarged_candidates(
-    frame_bgr: np.ndarray, areas: Sequence[Region], white_level: float
+    frame_bgr: np.ndarray, areas: Sequence[Region], white_level: float, learning: bool = False
 ) -> list[IndexCandidate]:
-    """The candidates in ``areas`` of the frame enlarged ``ENLARGE`` times, in frame pixels."""
+    """The candidates in ``areas`` of the frame enlarged ``ENLARGE`` times, in frame pixels
+    (``learning`` as for :func:`candidates_at_scale`)."""
     fresh: list[IndexCandidate] = []
     for number, (x, y, width, height) in enumerate(areas, start=1):
         crop = frame_bgr[y : y + height, x : x + width]
         enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
-        found = candidates_at_scale(enlarged, None, white_level, ENLARGED_SIZES, ENLARGED_INK_BLOCK)
+        found = candidates_at_scale(
+            enlarged, None, white_level, ENLARGED_SIZES, ENLARGED_INK_BLOCK, learning=learning
+        )
         fresh.extend(shrunk(candidate, (x, y), number) for candidate in found)
     return fresh
 
@@ -501,15 +531,19 @@ def candidates_at_scale(
     sizes: tuple[int, int] = GLYPH_PIXELS,
     block: int = INK_BLOCK,
     darkest: np.ndarray | None = None,
+    learning: bool = False,
 ) -> list[IndexCandidate]:
     """The candidates of a frame at its own size, without the closer look at small glyphs.
 
     Ink blobs ``sizes`` (shortest, longest) pixels long are considered (ink as
     :func:`find_ink_blobs` finds it with ``block``); ranks under
     ``GLYPH_PIXELS[0]`` are not, and suits under it only next to ranks under
-    ``SMALL_GLYPH`` pixels (see ``TINY_SUIT``).
+    ``SMALL_GLYPH`` pixels (see ``TINY_SUIT``). ``learning``: the candidates the glyph
+    models learn from, cut by the rules the shipped model was built with (ink at the fixed
+    contrast, suits within ``PAIR_DISTANCE`` of the rank's box); reading a frame, ink
+    follows the light and a rank on the slant reaches up to ``PAIR_REACH``.
     """
-    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes, block, darkest)
+    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes, block, darkest, learning)
     if len(blobs) < 2:
         return []
     rank_sized = np.nonzero(blobs.sizes >= GLYPH_PIXELS[0])[0]
@@ -517,29 +551,45 @@ def candidates_at_scale(
         blobs.centers[rank_sized], blobs.sizes[rank_sized]
     )
     groups = np.where(groups >= 0, rank_sized[groups], -1)
-    rank_index, suit_index = pairs_near(
-        group_centres, PAIR_DISTANCE[1] * group_sizes, blobs.centers
-    )
+    reach = PAIR_DISTANCE[1] if learning else PAIR_REACH
+    rank_index, suit_index = pairs_near(group_centres, reach * group_sizes, blobs.centers)
     offsets = blobs.centers[suit_index] - group_centres[rank_index]
     distance = np.sqrt(offsets[:, 0] * offsets[:, 0] + offsets[:, 1] * offsets[:, 1])
     rank_size, suit_size = group_sizes[rank_index], blobs.sizes[suit_index]
     ratio = rank_size / suit_size
+    near = distance < PAIR_DISTANCE[1] * rank_size
+    # Further suits only for single-blob ranks whose box reaches that far along the way.
+    first = groups[rank_index, 0]
+    box_reach = np.abs(offsets[:, 0]) * blobs.boxes[first, 2] + np.abs(
+        offsets[:, 1]
+    ) * blobs.boxes[first, 3]
+    slanted = (groups[rank_index, 1] < 0) & (
+        distance * distance < PAIR_DISTANCE[1] * box_reach
+    )
     paired = (
         (ratio > 1.0)
         & (ratio < 2.8)
         & (distance > PAIR_DISTANCE[0] * rank_size)
-        & (distance < PAIR_DISTANCE[1] * rank_size)
+        & (near | (slanted & (distance < reach * rank_size)))
         & ((suit_size >= GLYPH_PIXELS[0]) | (rank_size < SMALL_GLYPH))
         & (groups[rank_index] != suit_index[:, None]).all(axis=1)
     )
     if not paired.any():
         return []
     rank_index, suit_index = rank_index[paired], suit_index[paired]
-    distance = distance[paired]
+    distance, near = distance[paired], near[paired]
     downs = offsets[paired] / distance[:, None]
+    pixels = BlobPixels(blobs, np.unique(np.concatenate([groups[rank_index].ravel(), suit_index])))
+    if not near.all():
+        far = np.flatnonzero(~near)
+        extent = extents_along(pixels, groups[rank_index[far]], downs[far])
+        near[far] = distance[far] < PAIR_DISTANCE[1] * extent
+        rank_index, suit_index = rank_index[near], suit_index[near]
+        distance, downs = distance[near], downs[near]
+        if not len(distance):
+            return []
     rank_glyphs = groups[rank_index]
     suit_glyphs = np.column_stack((suit_index, np.full(len(suit_index), -1)))
-    pixels = BlobPixels(blobs, np.unique(np.concatenate([rank_glyphs.ravel(), suit_index])))
     ranks, rank_heights = upright_glyphs(
         pixels, blobs.sizes, rank_glyphs, downs, RANK_PATCH, RANK_BLUR
     )
@@ -574,6 +624,21 @@ def candidates_at_scale(
             [(first,) if second < 0 else (first, second) for first, second in members],
             blobs.ids[suit_index].tolist(),
         )
+    )
+
+
+def extents_along(pixels: BlobPixels, glyphs: np.ndarray, downs: np.ndarray) -> np.ndarray:
+    """How far each glyph (a row of member blobs, -1 for none) reaches along ``downs[i]``,
+    in pixels (its pixel centres' spread plus one)."""
+    member = glyphs >= 0
+    runs = (pixels.counts[pixels.row[glyphs]] * member).sum(axis=1)
+    points = pixels.runs(glyphs[member])
+    along = pixels.xs[points] * np.repeat(downs[:, 0], runs) + pixels.ys[points] * np.repeat(
+        downs[:, 1], runs
+    )
+    starts = np.cumsum(runs) - runs
+    return np.asarray(
+        np.maximum.reduceat(along, starts) - np.minimum.reduceat(along, starts) + 1.0, np.float64
     )
 
 

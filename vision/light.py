@@ -157,31 +157,65 @@ NEUTRAL = 0.8
 SHADE_STEP = 4
 
 
-def white_threshold(frame_bgr: np.ndarray, darkest: np.ndarray, level: float) -> np.ndarray:
-    """Per pixel, the darkest-channel level above which a pixel is card white.
+#: Ink is what lies at least ``INK_CONTRAST`` grey levels under its block mean in full
+#: light; where the local light (the darkest channel closed, as for the white level) on
+#: grey card white is under ``INK_LIGHT`` of the frame's full light (the 99th percentile of
+#: that local light over grey card white), the contrast asked for falls with it, never under
+#: ``INK_FLOOR``: print's contrast halves in a shadow at half the light. Evenly lit card
+#: white (every drawing the glyph model learns from) keeps the fixed 18 levels.
+INK_CONTRAST = 18
+INK_LIGHT = 0.8
+INK_FLOOR = 8
+
+
+@dataclass(frozen=True)
+class LocalLight:
+    """Per-pixel levels (``uint8``, frame size) that follow the light across the frame:
+    ``white``, the darkest-channel level above which a pixel is card white, and ``ink``,
+    how far under the mean around it a pixel must be to be ink (``None`` where that is
+    ``INK_CONTRAST`` everywhere: no card white in the frame is in the shade)."""
+
+    white: np.ndarray
+    ink: np.ndarray | None
+
+
+def local_light(
+    frame_bgr: np.ndarray, darkest: np.ndarray, level: float, learning: bool = False
+) -> LocalLight:
+    """The local white and ink levels of a frame.
 
     ``darkest`` is the frame's per-pixel darkest channel, ``level`` the frame's white
-    level (Otsu). Where a shadow darkens the table the threshold drops to ``LOCAL_WHITE``
-    of the local grey white (not below ``SHADE_FLOOR`` of ``level``), so a card
-    in a hard shadow is still card white while coloured table stays table.
+    level (Otsu). Where a shadow darkens the table the white threshold drops to
+    ``LOCAL_WHITE`` of the local grey white (not below ``SHADE_FLOOR`` of ``level``), so a
+    card in a hard shadow is still card white while coloured table stays table; the ink
+    contrast drops with the light (see ``INK_LIGHT``). How grey the local white is comes
+    from the strongest channel of the frame sampled down to 1/4 (bilinear, closed over the
+    window it is smooth enough). ``learning`` (the evenly lit drawings the glyph models learn from)
+    measures as the shipped model was built: ink at ``INK_CONTRAST`` everywhere, the
+    strongest channel of the frame averaged down (seven times as long).
 
     >>> frame = np.full((40, 80, 3), (30, 90, 40), np.uint8)   # green cloth
     >>> frame[10:30, 5:25] = 220                                 # a card in the light
     >>> frame[10:30, 50:70] = 100                                # a card in a shadow
     >>> darkest = frame.min(axis=2)
-    >>> limit = white_threshold(frame, darkest, 120.0)
-    >>> bool(darkest[20, 15] > limit[20, 15]), bool(darkest[20, 60] > limit[20, 60])
+    >>> light = local_light(frame, darkest, 120.0)
+    >>> bool(darkest[20, 15] > light.white[20, 15]), bool(darkest[20, 60] > light.white[20, 60])
     (True, True)
-    >>> bool(darkest[5, 40] > limit[5, 40])                      # the cloth between them
+    >>> bool(darkest[5, 40] > light.white[5, 40])                # the cloth between them
     False
+    >>> ink = light.ink
+    >>> None if ink is None else (ink[20, 15].item(), ink[20, 60].item())  # in each light
+    (18, 10)
     """
     height, width = darkest.shape
     size = (max(1, width // SHADE_STEP), max(1, height // SHADE_STEP))
     small = cv2.resize(darkest, size, interpolation=cv2.INTER_AREA)
     reach = max(3, SHADE_WINDOW // SHADE_STEP) | 1
     kernel = np.ones((reach, reach), np.uint8)
-    brightest = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel).astype(np.float32)
-    blue, green, red = cv2.split(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA))
+    closed = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
+    brightest = closed.astype(np.float32)
+    sampling = cv2.INTER_AREA if learning else cv2.INTER_LINEAR
+    blue, green, red = cv2.split(cv2.resize(frame_bgr, size, interpolation=sampling))
     strongest = cv2.morphologyEx(cv2.max(cv2.max(blue, green), red), cv2.MORPH_CLOSE, kernel)
     strongest = strongest.astype(np.float32)
     ratio = brightest / np.maximum(strongest, 1.0)
@@ -191,4 +225,34 @@ def white_threshold(frame_bgr: np.ndarray, darkest: np.ndarray, level: float) ->
     grey = ratio >= NEUTRAL * whitest
     local = np.where(grey, brightest * LOCAL_WHITE, level)
     local = np.clip(local, SHADE_FLOOR * level, level).astype(np.uint8)
-    return np.asarray(cv2.resize(local, (width, height), interpolation=cv2.INTER_LINEAR))
+    full = (width, height)
+    white = np.asarray(cv2.resize(local, full, interpolation=cv2.INTER_LINEAR))
+    ink = None if learning else ink_levels(closed, grey)
+    if ink is None:
+        return LocalLight(white, None)
+    return LocalLight(white, np.asarray(cv2.resize(ink, full, interpolation=cv2.INTER_LINEAR)))
+
+
+def ink_levels(light: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
+    """The ink contrast (``uint8``) asked for under the local ``light`` (``uint8``) where it
+    is ``grey`` card white; ``None`` where that is ``INK_CONTRAST`` everywhere.
+
+    >>> light = np.array([[200, 200, 100, 60]], np.uint8)
+    >>> ink_levels(light, np.array([[True, True, True, False]])).tolist()
+    [[18, 18, 11, 18]]
+    >>> ink_levels(light, np.array([[True, True, False, False]])) is None
+    True
+    """
+    counts = cv2.calcHist([light], [0], grey.view(np.uint8), [256], [0, 256]).ravel()
+    total = float(counts.sum())
+    if not total:
+        return None
+    full_light = float(np.searchsorted(np.cumsum(counts), 0.99 * total))
+    shade = max(INK_LIGHT * full_light, 1.0)
+    if not (grey & (light < shade)).any():
+        return None
+    # The level of each light value, and of 255 (where the light is not grey card white).
+    table = np.clip(INK_CONTRAST * np.arange(256) / shade, INK_FLOOR, INK_CONTRAST)
+    table[255] = INK_CONTRAST
+    lights = np.where(grey, light, np.uint8(255))
+    return np.asarray(cv2.LUT(lights, table.astype(np.uint8)))

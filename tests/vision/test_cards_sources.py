@@ -57,11 +57,19 @@ def rates(result: Tally, recognizer: CardRecognizer) -> tuple[float, float]:
 
 
 def test_webcam_over_felt_with_chips(felt: list[Shot], recognizer: CardRecognizer) -> None:
-    # Never trained or tuned on. 91.9 %: short of the 95 % goal (indices of sideways cards
+    # Never trained or tuned on. 92.3 %: short of the 95 % goal (indices of sideways cards
     # seen obliquely are lost in the candidate stage); the wrong-report goal is met.
     found, wrong = rates(tally(felt, recognizer.recognize), recognizer)
     assert len(felt) == 20
-    assert found >= 0.91
+    assert found >= 0.92
+    assert wrong <= 0.01
+
+
+def test_webcam_over_felt_under_a_shadow_band(felt: list[Shot], recognizer: CardRecognizer) -> None:
+    # Ink follows the light: 86.4 % (76.6 % with ink at a fixed contrast, 1.4 % wrong).
+    shaded = augmented(felt, "shadow-band")
+    found, wrong = rates(tally(shaded, recognizer.recognize), recognizer)
+    assert found >= 0.85
     assert wrong <= 0.01
 
 
@@ -75,9 +83,13 @@ def test_webcam_over_felt_with_chips(felt: list[Shot], recognizer: CardRecognize
         # indices: picture fragments, they no longer cast doubt on the card.
         ("spade2.jpg", "Qs"),
         ("spade4.jpg", "Js"),
+        # A thin 7 turned about 45 degrees has a 17 px box; its spade lies 1.8 box sizes
+        # away, 1.3 times the 7's own reach that way (PAIR_REACH).
+        ("spade3.jpg", "7s"),
+        ("spade4.jpg", "7s"),
     ],
 )
-def test_court_cards_are_not_lost_to_their_pictures(
+def test_cards_once_lost_are_read_sure(
     felt: list[Shot], recognizer: CardRecognizer, photo: str, card: str
 ) -> None:
     (shot,) = [shot for shot in felt if shot.name == photo]

@@ -12,7 +12,7 @@ import pytest
 
 from vision.glyphs import REJECT, GlyphModel, NetModel
 from vision.training.designs import FontError, draw_face, font_path, random_design, suit_mask
-from vision.training.glyphs import DESIGN_BATCHES, ExampleSet, drawn_designs, examples_of
+from vision.training.glyphs import DESIGN_BATCHES, ExampleSet, drawn_designs, examples_of, main
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +55,31 @@ def test_a_network_model_is_deterministic_to_build_and_saves(tmp_path: Path) -> 
     assert isinstance(loaded, NetModel)
     features = np.zeros((1, len(first.rank_net.mean)), np.float32)
     assert np.allclose(loaded.rank_net.logits(features), first.rank_net.logits(features), atol=0.05)
+
+
+def test_examples_are_kept_and_fitted_again_with_another_seed(tmp_path: Path) -> None:
+    examples = examples_of(islice(drawn_designs(1, seed=5), 12), variants=1, seed=5)
+    kept = tmp_path / "examples.npz"
+    examples.save(kept)
+    again = ExampleSet.load(kept)
+    assert again.rank_labels == examples.rank_labels
+    assert again.suit_labels == examples.suit_labels
+    assert np.array_equal(np.stack(again.rank_features), np.stack(examples.rank_features))
+    assert main(["--examples", str(kept), "--seed", "3", "--out", str(tmp_path / "m.npz")]) == 0
+    assert isinstance(GlyphModel.load(tmp_path / "m.npz"), NetModel)
+
+
+def test_a_file_that_holds_no_examples_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    garbage = tmp_path / "examples.npz"
+    garbage.write_bytes(b"not numpy")
+    with pytest.raises(SystemExit) as stop:
+        main(["--examples", str(garbage), "--out", str(tmp_path / "m.npz")])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "not a file of glyph examples" in error
+    assert not (tmp_path / "m.npz").exists()
 
 
 @pytest.mark.parametrize("suit", ["c", "d", "h", "s"])

@@ -10,8 +10,12 @@ picture fragments, part of an index) becomes a reject example.
 The shipped model is a :class:`~vision.glyphs.NetModel` learned from the CC0 faces and
 70 designs drawn by :mod:`vision.training.designs`; re-generate it (deterministic, about
 7 minutes of CPU time) with ``python -m vision.training.glyphs [FACES_DIR]`` (default
-``../shared/data/cards/faces-cc0``). Teaching (:func:`build_model`) builds a
-:class:`~vision.glyphs.NeighbourModel` from photos of one deck.
+``../shared/data/cards/faces-cc0``). ``--examples FILE`` keeps the generated examples (nearly
+all of that time) in FILE, or fits on them when FILE exists, and ``--seed N --out MODEL``
+fits with another seed elsewhere: the networks' seed moves the real-photo figures more than
+most reader changes do, so a change is judged over several seeds of one set of examples.
+Teaching (:func:`build_model`) builds a :class:`~vision.glyphs.NeighbourModel` from photos
+of one deck.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.errors import CompanionError
 from companion.playing_cards import standard_deck
 from vision.cards import JOKER_SIZE, JOKER_TEMPLATES
 from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel, NeighbourModel, NetModel
@@ -53,6 +58,14 @@ FOUR_COLOUR_RANKS = {"T": "10"}
 JOKER_SOURCES = ("J1.png", "J2.png", "four-colour/2J.png")
 
 
+class ExamplesError(CompanionError, ValueError):
+    """An examples file that is missing or malformed."""
+
+
+#: The arrays of a saved :class:`ExampleSet`.
+EXAMPLE_ARRAYS = ("rank_features", "rank_labels", "suit_features", "suit_labels")
+
+
 @dataclass
 class ExampleSet:
     """Accumulated labelled glyph features, one rank and one suit row per candidate
@@ -70,15 +83,40 @@ class ExampleSet:
         self.suit_features.extend(other.suit_features)
         self.suit_labels.extend(other.suit_labels)
 
-    def net_model(self, epochs: int = EPOCHS) -> NetModel:
-        """The network glyph model of these examples (what the shipped model is)."""
+    def net_model(self, epochs: int = EPOCHS, seed: int = 0) -> NetModel:
+        """The network glyph model of these examples (what the shipped model is, seed 0)."""
         return net_model(
             np.stack(self.rank_features),
             np.array(self.rank_labels),
             np.stack(self.suit_features),
             np.array(self.suit_labels),
             epochs=epochs,
+            seed=seed,
         )
+
+    def save(self, path: Path) -> None:
+        """Write the examples to ``path`` (``.npz``), to fit on them again with :meth:`load`."""
+        np.savez(
+            path,
+            rank_features=np.stack(self.rank_features),
+            rank_labels=np.array(self.rank_labels),
+            suit_features=np.stack(self.suit_features),
+            suit_labels=np.array(self.suit_labels),
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> ExampleSet:
+        """Examples written by :meth:`save`; anything else is an :class:`ExamplesError`."""
+        try:
+            with np.load(path) as data:
+                arrays = [data[name] for name in EXAMPLE_ARRAYS]
+        except (OSError, KeyError, ValueError) as error:
+            raise ExamplesError(f"{path}: not a file of glyph examples ({error})") from error
+        rank_features, rank_labels, suit_features, suit_labels = arrays
+        if not len(rank_labels) == len(rank_features) == len(suit_features) == len(suit_labels):
+            raise ExamplesError(f"{path}: glyph examples of unequal lengths")
+        return cls(list(rank_features), rank_labels.tolist(), list(suit_features),
+                   suit_labels.tolist())
 
     def model(self) -> NeighbourModel:
         """The nearest-neighbour glyph model of these examples (what teaching builds)."""
@@ -331,11 +369,10 @@ def joker_pictures(faces_dir: Path) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     """Generate the shipped model (CC0 faces and drawn designs) and the joker pictures.
 
-    A folder without the faces is one line on stderr and exit code 2, and the shipped
-    model is left as it was.
+    A folder without the faces, or an examples file that is not one, is one line on stderr
+    and exit code 2, and the shipped model is left as it was.
     """
     from companion.cli import Parser
-    from companion.errors import CompanionError
 
     parser = Parser(prog="python -m vision.training.glyphs",
                     description="Re-generate the shipped glyph model and joker pictures "
@@ -343,24 +380,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("faces_dir", nargs="?", type=Path, metavar="FACES_DIR",
                         default=Path(__file__).parents[3] / "shared/data/cards/faces-cc0",
                         help="the CC0 faces (default ../shared/data/cards/faces-cc0)")
-    faces_dir = parser.parse_args(sys.argv[1:] if argv is None else argv).faces_dir
-    files = list(cc0_card_files(faces_dir)) if faces_dir.is_dir() else []
-    if not files:
-        parser.error(f"{faces_dir}: no CC0 card faces there (files like cA.png, h10.png)")
+    parser.add_argument("--examples", type=Path, metavar="FILE",
+                        help="keep the generated examples in FILE, or fit on them (and draw "
+                             "nothing) when FILE exists")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the networks' fit (the shipped model: 0)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_MODEL, metavar="MODEL",
+                        help="where the model is written (default the shipped model)")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        examples = shipped_examples([(read_face(path), card) for path, card in files])
-        jokers = joker_pictures(faces_dir)
+        if args.examples is not None and args.examples.exists():
+            examples = ExampleSet.load(args.examples)
+        else:
+            examples = examples_and_jokers(args.faces_dir)
+            if args.examples is not None:
+                examples.save(args.examples)
     except CompanionError as error:
         parser.error(str(error))
-    model = examples.net_model()
-    DEFAULT_MODEL.parent.mkdir(parents=True, exist_ok=True)
-    model.save(DEFAULT_MODEL)
+    model = examples.net_model(seed=args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(args.out)
     indices = sum(label != REJECT for label in examples.rank_labels)
     rejects = len(examples.rank_labels) - indices
-    print(f"{DEFAULT_MODEL}: {indices} index and {rejects} reject examples")
-    np.savez_compressed(JOKER_TEMPLATES, jokers=jokers)
-    print(f"{JOKER_TEMPLATES}: {len(JOKER_SOURCES)} joker pictures")
+    print(f"{args.out}: {indices} index and {rejects} reject examples, seed {args.seed}")
     return 0
+
+
+def examples_and_jokers(faces_dir: Path) -> ExampleSet:
+    """The shipped model's examples drawn from the CC0 faces in ``faces_dir`` (and the drawn
+    designs); the joker pictures written to ``JOKER_TEMPLATES`` on the way."""
+    files = list(cc0_card_files(faces_dir)) if faces_dir.is_dir() else []
+    if not files:
+        raise ExamplesError(f"{faces_dir}: no CC0 card faces there (files like cA.png, h10.png)")
+    examples = shipped_examples([(read_face(path), card) for path, card in files])
+    np.savez_compressed(JOKER_TEMPLATES, jokers=joker_pictures(faces_dir))
+    print(f"{JOKER_TEMPLATES}: {len(JOKER_SOURCES)} joker pictures")
+    return examples
 
 
 if __name__ == "__main__":
