@@ -132,11 +132,6 @@ class LitFrame:
         return darkest_channel(self.bgr)
 
     @cached_property
-    def grey(self) -> np.ndarray:
-        """The frame in grey."""
-        return np.asarray(cv2.cvtColor(self.bgr, cv2.COLOR_BGR2GRAY))
-
-    @cached_property
     def white_level(self) -> float:
         """The frame's card white level (:func:`card_white_level`)."""
         return card_white_level(self.darkest)
