@@ -42,8 +42,9 @@ def test_21x_catalogue_holds_every_card_the_rulebook_names() -> None:
     assert all(card.icons == 3 for card in deck if card.set == "celebrity")
     assert sum(1 for card in deck if card.set == "celebrity") == 6
     bindings = Bindings(Fraction(5), 3)
-    assert deck.card("prime").expression is not None
-    assert deck.card("prime").expression.evaluate(bindings) == 11
+    prime = deck.card("prime").expression
+    assert prime is not None
+    assert prime.evaluate(bindings) == 11
 
 
 def test_resolve_by_id_printed_text_or_ad_hoc_expression() -> None:

@@ -15,21 +15,21 @@ EXAMPLE = [parse("6X"), parse("2X+4"), parse("X/2")]
 
 def test_rulebook_example_x4_is_bust() -> None:
     result = evaluate_hand(EXAMPLE, x=4)
-    assert result.values == (24, 12, 2)
+    assert result.values == (Fraction(24), Fraction(12), Fraction(2))
     assert result.total == 38
     assert result.status is Status.BUST
 
 
 def test_rulebook_example_x1_is_valid_non_integer_total() -> None:
     result = evaluate_hand(EXAMPLE, x=1)
-    assert result.values == (6, 6, Fraction(1, 2))
+    assert result.values == (Fraction(6), Fraction(6), Fraction(1, 2))
     assert result.total == Fraction(25, 2)
     assert result.status is Status.VALID
 
 
 def test_rulebook_example_x2_makes_21() -> None:
     result = evaluate_hand(EXAMPLE, x=2)
-    assert result.values == (12, 8, 1)
+    assert result.values == (Fraction(12), Fraction(8), Fraction(1))
     assert result.total == 21
     assert result.status is Status.TWENTYONE
 
@@ -48,7 +48,7 @@ def test_n_follows_the_hand_size() -> None:
     for size in range(1, 6):
         result = evaluate_hand([card] * size, x=1)
         assert result.values == (size,) * size
-    assert evaluate_hand([parse("3N²"), parse("X")], x=1).values == (12, 1)
+    assert evaluate_hand([parse("3N²"), parse("X")], x=1).values == (Fraction(12), Fraction(1))
 
 
 def test_x_must_be_non_zero() -> None:
@@ -102,4 +102,4 @@ def test_at_most_five_cards_unless_the_option_is_on() -> None:
 
 def test_factorial_card_values() -> None:
     hand = [parse("X!"), parse("(N+1)!")]
-    assert evaluate_hand(hand, x=3).values == (6, 6)
+    assert evaluate_hand(hand, x=3).values == (Fraction(6), Fraction(6))

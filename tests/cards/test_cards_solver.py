@@ -53,15 +53,16 @@ def as_tuples(cards: list[Expr], v: int = 1, search: int = 1000) -> tuple[Found,
 
 def test_rulebook_example_hand_is_solved_at_x2() -> None:
     solution = solve(EXAMPLE)
-    assert [(a.x, a.y, a.total) for a in solution.twentyone] == [(2, None, 21)]
-    assert solution.best is not None and (solution.best.x, solution.best.total) == (2, 21)
+    assert [(a.x, a.y, a.total) for a in solution.twentyone] == [(Fraction(2), None, Fraction(21))]
+    assert solution.best is not None and (
+        (solution.best.x, solution.best.total) == (Fraction(2), Fraction(21)))
 
 
 def test_best_skips_twenty_which_is_bust() -> None:
     solution = solve([parse("10X")])
     assert solution.twentyone == []
     assert solution.best is not None
-    assert (solution.best.x, solution.best.total) == (1, 10)
+    assert (solution.best.x, solution.best.total) == (Fraction(1), Fraction(10))
     solution = solve([parse("X"), parse("19")])
     assert solution.best is not None and solution.best.total == 21
 
@@ -69,12 +70,14 @@ def test_best_skips_twenty_which_is_bust() -> None:
 def test_tie_break_prefers_smallest_magnitude_then_positive() -> None:
     solution = solve([parse("X²")])
     assert solution.best is not None
-    assert (solution.best.x, solution.best.total) == (4, 16)
+    assert (solution.best.x, solution.best.total) == (Fraction(4), Fraction(16))
     solution = solve([parse("X"), parse("-X"), parse("7")])
-    assert solution.best is not None and (solution.best.x, solution.best.total) == (1, 7)
+    assert solution.best is not None and (
+        (solution.best.x, solution.best.total) == (Fraction(1), Fraction(7)))
     solution = solve([parse("Y"), parse("X²")], search=30)
     assert solution.best is not None
-    assert (solution.best.x, solution.best.y, solution.best.total) == (1, 20, 21)
+    assert (solution.best.x, solution.best.y, solution.best.total) == (
+        Fraction(1), Fraction(20), Fraction(21))
 
 
 def test_non_integer_totals_are_exact() -> None:
@@ -100,7 +103,7 @@ def test_y_search_covers_positive_y_only() -> None:
     found, best = as_tuples([parse("X"), parse("Y")], search=25)
     assert (1, 20) in found and (-4, 25) in found
     assert all(y is not None and y > 0 for _, y in found)
-    assert best == (1, 20, 21)
+    assert best == (1, 20, Fraction(21))
 
 
 def test_mixed_x_and_y_hand_matches_brute_force() -> None:
@@ -121,7 +124,7 @@ def test_differences_below_float_resolution_are_decided_exactly() -> None:
     solution = solve(cards, search=30)
     assert solution.twentyone == []
     assert solution.best is not None
-    assert (solution.best.x, solution.best.y) == (-1, 1)
+    assert (solution.best.x, solution.best.y) == (Fraction(-1), Fraction(1))
     assert solution.best.total == 21 - Fraction(1, 10**20)
     cards = [parse("XY/10^20"), parse("20"), parse("-Y/10^25")]
     assert as_tuples(cards, search=30) == brute_force(cards, 1, 30)

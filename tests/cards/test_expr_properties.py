@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
+from typing import Literal, TypeAlias
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +18,13 @@ from hypothesis import strategies as st
 from companion.cardmath.expr import Bindings, parse
 from companion.errors import ExpressionError
 
-Tree = tuple  # ("num", n) ("var", name) ("neg", t) ("op", op, l, r) ("fact", t) ("pow", t, k)
+Num: TypeAlias = tuple[Literal["num"], Fraction]
+Var: TypeAlias = tuple[Literal["var"], str]
+Neg: TypeAlias = tuple[Literal["neg"], "Tree"]
+Op: TypeAlias = tuple[Literal["op"], str, "Tree", "Tree"]
+Fact: TypeAlias = tuple[Literal["fact"], "Tree"]
+Pow: TypeAlias = tuple[Literal["pow"], "Tree", int]
+Tree: TypeAlias = Num | Var | Neg | Op | Fact | Pow
 TIMES, DOT, DIVIDE = "\N{MULTIPLICATION SIGN}", "\N{MIDDLE DOT}", "\N{DIVISION SIGN}"
 MINUS = "\N{MINUS SIGN}"
 
@@ -31,19 +38,18 @@ class Undefined(Exception):
 
 
 def reference(tree: Tree) -> Fraction:
-    kind = tree[0]
-    if kind == "num":
+    if tree[0] == "num":
         return tree[1]
-    if kind == "var":
+    if tree[0] == "var":
         return VALUES[tree[1]]
-    if kind == "neg":
+    if tree[0] == "neg":
         return -reference(tree[1])
-    if kind == "fact":
+    if tree[0] == "fact":
         inner = reference(tree[1])
         if inner.denominator != 1 or inner < 0:
             raise Undefined
         return Fraction(math.factorial(int(inner)))
-    if kind == "pow":
+    if tree[0] == "pow":
         base = reference(tree[1])
         if base == 0 and tree[2] < 0:
             raise Undefined
@@ -62,17 +68,16 @@ def reference(tree: Tree) -> Fraction:
 
 def text_of(tree: Tree, style: int) -> str:
     """Fully bracketed card text; ``style`` picks printed forms so all of them get used."""
-    kind = tree[0]
-    if kind == "num":
+    if tree[0] == "num":
         number = tree[1]
         return str(number.numerator) if number.denominator == 1 else f"{float(number)}"
-    if kind == "var":
+    if tree[0] == "var":
         return tree[1].lower() if style % 2 else tree[1]
-    if kind == "neg":
+    if tree[0] == "neg":
         return (MINUS if style % 3 == 0 else "-") + "(" + text_of(tree[1], style) + ")"
-    if kind == "fact":
+    if tree[0] == "fact":
         return "(" + text_of(tree[1], style) + ")!"
-    if kind == "pow":
+    if tree[0] == "pow":
         base = "(" + text_of(tree[1], style) + ")"
         if style % 2:
             return base + str(tree[2]).translate(SUPERSCRIPT)
