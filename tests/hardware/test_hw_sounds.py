@@ -29,7 +29,7 @@ BUZZER = 13
 TOLERANCE = 0.03  # seconds: thread wake-up jitter on a loaded machine
 
 
-class RecordingPWMPin(MockPWMPin):
+class RecordingPWMPin(MockPWMPin):  # type: ignore[misc]  # gpiozero ships no type hints
     """A PWM mock pin that remembers every frequency it was set to."""
 
     def __init__(self, factory: Any, info: Any) -> None:

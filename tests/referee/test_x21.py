@@ -18,6 +18,8 @@ from companion.games.x21.table import Claim
 
 from .tables import ALL_IDS, INLINE_CARDS, Table
 
+Move = tuple[str, str, int, int | None]  # kind, player, X, total
+
 
 def table(tmp_path: Path, players: list[str], **options: Any) -> Table:
     return Table(tmp_path, "21x", {"players": players, "options": options})
@@ -430,7 +432,7 @@ def test_eliminations_say_why(tmp_path: Path) -> None:
 
 
 def test_the_reason_tells_who_beat_whom(tmp_path: Path) -> None:
-    games = [
+    games: list[tuple[dict[str, list[str]], list[Move]]] = [
         ({"ann": ["6x", "2x+4", "x/2"], "ben": ["10", "4"]}, [("call", "ann", 2, None)]),
         ({"ann": ["10", "4"], "ben": ["9", "5"]}, [("stand", "ann", 1, 14),
                                                   ("state", "ben", 1, 14)]),
@@ -448,8 +450,7 @@ def test_the_reason_tells_who_beat_whom(tmp_path: Path) -> None:
     ]
 
 
-def played(tmp_path: Path, hands: dict[str, list[str]],
-           moves: list[tuple[str, str, int, int | None]]) -> dict[str, Any]:
+def played(tmp_path: Path, hands: dict[str, list[str]], moves: list[Move]) -> dict[str, Any]:
     """The summary after dealing ``hands`` and playing ``moves`` (kind, player, X, total);
     the first ``state`` comes after the stand timer has run out."""
     game = table(tmp_path, list(hands))

@@ -267,7 +267,7 @@ def test_a_change_is_missed_only_once_the_pipeline_read_enough_frames_since() ->
 
 
 def test_a_change_the_pipeline_settled_without_is_given_up_at_once() -> None:
-    timer, posted, settled = Timer(), list[Observation](), [None]
+    timer, posted, settled = Timer(), list[Observation](), list[int | None]([None])
     placed = Sighting("placed", "10h", "corner-1", 0.0)
     director = DemoDirector([placed], SimulatedTable(default_layout("medley")), posted.append,
                             DemoClock(0.0, speed=10.0, timer=timer), confirm_timeout=3.0,
