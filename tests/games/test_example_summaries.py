@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from recordings import example_log
+
+from tests.games.recordings import example_log
 
 DATA = Path(__file__).resolve().parent / "data"
 

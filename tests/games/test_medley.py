@@ -392,6 +392,7 @@ def autoplay(rng: random.Random, options: Mapping[str, Any], pile: list[str]) ->
     yield Event("start", {"game": "medley", "players": ["mia"], "options": dict(options),
                           "deck": pile}, t=0.0, seq=1)
     order, t = iter(pile), 0.0
+    data: dict[str, Any]
     while not state.over:
         t += rng.choice((2.0, 3.5, 5.0))
         empty = [cell for cell, card in enumerate(state.grid) if card is None]

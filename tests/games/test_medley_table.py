@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from recordings import conduct, moves, recording
 
 from companion.engine.events import Event
 from companion.engine.observations import ButtonPress, Observation, Sighting, TableStart, Tap
@@ -15,6 +14,7 @@ from companion.engine.replay import ReplayError, read_jsonl, replay
 from companion.engine.store import Store
 from companion.games.medley.claims import resolve_claim
 from companion.games.medley.rules import RULES, MedleyState
+from tests.games.recordings import conduct, moves, recording
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 GRID = ["8h", "5c", "10d", "2s", "Qd", "Kh", "Jc", "9c", "3h"]
@@ -23,7 +23,7 @@ combination (5 x 10 + K), and 8h 10d Qd 3h makes 54 in two ways (10 x Q + 8 x 3 
 8 x Q + 10 x 3)."""
 
 
-def placed(card: str, zone: str, t: float) -> Sighting:
+def placed(card: str, zone: str | None, t: float) -> Sighting:
     return Sighting("placed", card, zone, t)
 
 
@@ -232,8 +232,8 @@ def test_the_view_and_the_moves(tmp_path: Path) -> None:
 def test_a_blocked_game_says_why_in_the_outcome(tmp_path: Path) -> None:
     stuck = ["Ac", "Ad", "Ah", "As", "2c", "2d", "2h", "2s", "3c"]
     start = TableStart("medley", ("mia",), options={"corners": 0})
-    observations = [*(placed(card, f"cell-{i}", 1.0 + i) for i, card in enumerate(stuck)),
-                    *dice(6, 6, 11.0)]
+    observations: list[Observation] = [
+        *(placed(card, f"cell-{i}", 1.0 + i) for i, card in enumerate(stuck)), *dice(6, 6, 11.0)]
     conductor, _, _ = conduct(tmp_path / "games.db", start, observations)
     outcome = conductor.view.outcome
     assert outcome.over and outcome.eliminated == {

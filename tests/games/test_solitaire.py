@@ -20,14 +20,8 @@ from companion.engine.referee import Referee
 from companion.engine.scores import high_scores
 from companion.engine.store import Store
 from companion.errors import IllegalMove, MalformedMove
-from companion.games.solitaire.rules import (
-    DECK,
-    RULES,
-    SolitaireState,
-    clear_points,
-    legal_moves,
-    pile_value,
-)
+from companion.games.solitaire.piles import clear_points, pile_value
+from companion.games.solitaire.rules import DECK, RULES, SolitaireState, legal_moves
 from companion.playing_cards import PlayingCard
 
 LOGS = Path(__file__).resolve().parents[2] / "docs" / "logs"

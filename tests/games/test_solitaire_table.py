@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from recordings import DOCS, example_log, play
 
 from companion.engine.clock import ManualClock
 from companion.engine.conductor import Conductor
@@ -33,6 +32,7 @@ from companion.errors import IllegalMove
 from companion.games.solitaire.rules import DECK, RULES, SolitaireState
 from companion.games.solitaire.translator import TRANSLATOR
 from companion.games.translate import Table, Translation
+from tests.games.recordings import DOCS, example_log, play
 
 SUMMARIES = Path(__file__).resolve().parent / "data"
 

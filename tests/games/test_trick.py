@@ -186,9 +186,11 @@ def test_open_swapping_each_player_trades_once_in_any_order() -> None:
         "cara",
         "dan",
     ]
+    assert state.hands is not None and state.stock is not None
     stock = sorted(state.stock)
     cara_gives = names(state.hands[2][:2])
     state = apply(state, "swap", player="cara", give=cara_gives, take=[str(c) for c in stock[:2]])
+    assert state.hands is not None and state.stock is not None
     assert set(cara_gives) <= {str(c) for c in state.discards}
     assert stock[0] in state.hands[2] and stock[0] not in state.stock
     assert state.stock_count == len(state.stock) == 52 - 28 - 2
@@ -207,6 +209,7 @@ def test_open_swapping_each_player_trades_once_in_any_order() -> None:
     for name in ("dan", "anna", "ben"):  # a trade of no cards declines
         state = apply(state, "swap", player=name, give=[], take=[])
     assert (state.phase, state.on_turn) == ("play", "anna")
+    assert state.hands is not None
     assert all(len(hand) == 7 for hand in state.hands) and state.counts == (7, 7, 7, 7)
     assert_every_card_once(state)
 
@@ -214,7 +217,9 @@ def test_open_swapping_each_player_trades_once_in_any_order() -> None:
 def test_the_leaders_lead_closes_swapping_and_the_others_keep_their_hands() -> None:
     state = seven_each(anna_table())
     state = apply(state, "swapping", player="anna", open=True)
+    assert state.hands is not None
     state = apply(state, "swap", player="ben", give=names(state.hands[1][:1]), take=["Kh"])
+    assert state.hands is not None
     lead = names(state.hands[0][:1])
     state = play(state, "anna", *lead)
     assert state.phase == "play" and state.on_turn == "ben"
@@ -235,6 +240,7 @@ def test_variation_no_swapping_goes_straight_to_the_lead() -> None:
 def test_seven_players_fit_and_eight_do_not() -> None:
     seven = start([f"p{i}" for i in range(7)])
     state = seven_each(seven)
+    assert state.stock is not None
     assert len(state.stock) == 3
     with pytest.raises(IllegalMove, match="hand_size"):
         start([f"p{i}" for i in range(8)])
@@ -245,9 +251,11 @@ def test_swaps_are_limited_by_the_cards_left_in_the_stock() -> None:
     state = seven_each(start(players, dealer="p6"))
     state = apply(state, "swapping", player="p0", open=True)
     assert max(len(e.data["give"]) for e in legal_moves(state) if e.kind == "swap") == 3
+    assert state.hands is not None and state.stock is not None
     stock = [str(card) for card in sorted(state.stock)]
     state = apply(state, "swap", player="p0", give=names(state.hands[0][:3]), take=stock)
     assert state.stock == frozenset() and state.stock_count == 0
+    assert state.hands is not None
     swaps = [e.data for e in legal_moves(state) if e.kind == "swap"]
     assert swaps == [{"player": f"p{i}", "give": [], "take": []} for i in range(1, 7)]
     with pytest.raises(IllegalMove, match="not in the stock"):
@@ -566,6 +574,7 @@ def test_variation_passing_instead_of_dumping() -> None:
     with pytest.raises(IllegalMove, match="or pass"):
         play(state, "ben", "3d")
     state = apply(state, "pass", player="ben")
+    assert state.hands is not None
     assert len(state.hands[1]) == 2  # ben keeps his hand
     with pytest.raises(IllegalMove, match="and must"):
         apply(state, "pass", player="cara")
@@ -722,6 +731,7 @@ def test_random_legal_games_keep_every_card_in_one_place(setup: dict[str, Any], 
     for before, after in pairwise(states):
         assert_every_card_once(after)
         assert all(b <= a for b, a in zip(before.totals, after.totals, strict=True))
+        assert after.hands is not None
         assert all(len(hand) >= 1 for hand in after.hands) or not after.deals
         seats = range(len(after.players))
         assert after.totals == tuple(sum(d.scores[i] for d in after.deals) for i in seats)

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from recordings import DOCS, conduct, moves, recording
 
 from companion.engine.conductor import Conductor
 from companion.engine.observations import (
@@ -19,6 +18,7 @@ from companion.engine.observations import (
 )
 from companion.engine.replay import catch_up, read_jsonl, replay
 from companion.engine.store import Store
+from tests.games.recordings import DOCS, conduct, moves, recording
 
 PLAYERS = ("anna", "ben", "cara")
 
@@ -31,7 +31,7 @@ def table(tmp_path: Path, *observations: Observation,
     return conduct(tmp_path / "games.db", start, list(observations))
 
 
-def placed(card: str, t: float, zone: str = "trick") -> Sighting:
+def placed(card: str, t: float, zone: str | None = "trick") -> Sighting:
     return Sighting("placed", card, zone, t)
 
 

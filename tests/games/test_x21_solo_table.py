@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from recordings import example_log, play
 
 from companion.engine.clock import ManualClock
 from companion.engine.conductor import Conductor
@@ -32,6 +31,7 @@ from companion.errors import MalformedMove
 from companion.games.translate import Table, Translation
 from companion.games.x21_solo.rules import RULES, SoloState
 from companion.games.x21_solo.translator import TRANSLATOR, Awaiting
+from tests.games.recordings import example_log, play
 
 SUMMARIES = Path(__file__).resolve().parent / "data"
 DECK = ["6x", "2x+4", "x/2", "prime", "fib"]
