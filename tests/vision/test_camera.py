@@ -15,6 +15,7 @@ import pytest
 from companion.engine.clock import ManualClock
 from companion.engine.events import Event
 from companion.errors import CompanionError, DeviceError
+from tests.image_files import image_at
 from vision.camera import (
     Camera,
     CameraFeed,
@@ -44,7 +45,7 @@ def test_replay_of_one_photo_gives_the_photo_then_ends(dice_photo: Path) -> None
     with open_camera(str(dice_photo)) as camera:
         frame = camera.read()
         assert frame.shape == (480, 640, 3)
-        assert np.array_equal(frame, cv2.imread(str(dice_photo)))
+        assert np.array_equal(frame, image_at(dice_photo))
         with pytest.raises(EndOfReplay):
             camera.read()
 
@@ -62,7 +63,7 @@ def test_replay_of_a_folder_goes_in_name_order_and_loops(tmp_path: Path) -> None
 
 def test_replay_of_a_video_file_written_with_opencv(tmp_path: Path) -> None:
     video_path = tmp_path / "table.avi"
-    writer = cv2.VideoWriter(str(video_path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
+    writer = cv2.VideoWriter(str(video_path), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (64, 48))
     for value in (0, 100, 200):
         writer.write(coloured(value))
     writer.release()
@@ -307,7 +308,7 @@ def test_replays_have_no_exposure_to_lock(dice_photo: Path) -> None:
 def test_picamera2_padding_channel_is_dropped(fake_picamera2: type[FakePicamera2]) -> None:
     camera = Picamera2Camera((4, 2))
     pi = fake_picamera2.instances[0]
-    pi.wait = lambda job, timeout: np.full((2, 4, 4), 7, np.uint8)  # type: ignore[method-assign]
+    pi.wait = lambda job, timeout=None: np.full((2, 4, 4), 7, np.uint8)  # type: ignore[method-assign]
     frame = camera.read()
     camera.close()
     assert frame.shape == (2, 4, 3)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from tests.image_files import image_at
 from vision.camera_check import check_frame, edge_blur
 
 FELT = Path("cards") / "photos-webcam-felt"
@@ -38,7 +39,7 @@ def test_check_passes_a_good_webcam_photo(
 def test_check_of_a_replayed_folder_names_cast_darkness_and_blur(
     shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    photo = cv2.imread(str(shared_data / FELT / "surface1.jpg"))
+    photo = image_at(shared_data / FELT / "surface1.jpg")
     blue = np.clip(photo * np.array([1.45, 1.0, 0.6]), 0, 255).astype(np.uint8)
     dark = (blue * 0.4).astype(np.uint8)
     blurred = cv2.GaussianBlur(dark, (0, 0), 2.5)
@@ -55,7 +56,7 @@ def test_check_of_a_replayed_folder_names_cast_darkness_and_blur(
 def test_check_asks_for_a_card_on_an_empty_table(
     shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    felt = cv2.imread(str(shared_data / FELT / "club1.jpg"))[700:800, 100:400]
+    felt = image_at(shared_data / FELT / "club1.jpg")[700:800, 100:400]
     cv2.imwrite(str(tmp_path / "felt.png"), felt)
     assert main(["camera", str(tmp_path / "felt.png"), "--check"]) == 1
     assert "camera height: no card index found - FIX: lay a card face up" in capsys.readouterr().out
@@ -70,7 +71,7 @@ def test_blur_estimate_follows_the_blur_applied() -> None:
 
 
 def test_far_camera_is_told_to_come_lower(shared_data: Path) -> None:
-    photo = cv2.imread(str(shared_data / FELT / "club1.jpg"))
+    photo = image_at(shared_data / FELT / "club1.jpg")
     small = cv2.resize(photo, None, fx=0.45, fy=0.45, interpolation=cv2.INTER_AREA)
     height = check_frame(small)[-1]
     assert not height.ok and "lower the camera" in height.fix

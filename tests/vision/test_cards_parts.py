@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.image_files import image_at
 from vision.annotate import annotate
 from vision.cards import CardRecognizer, CardTracker
 from vision.glyph_reads import IndexRead
@@ -23,7 +24,9 @@ from vision.pipeline import card_outlines
 FACES = Path("cards") / "faces-cc0"
 
 
-def place_card(card_bgra: np.ndarray, angle: float, scale: float, size=(1280, 720)) -> np.ndarray:
+def place_card(
+    card_bgra: np.ndarray, angle: float, scale: float, size: tuple[int, int] = (1280, 720)
+) -> np.ndarray:
     """A card face (BGRA) turned by ``angle`` degrees in the middle of a plain cork-brown frame."""
     width, height = size
     frame = np.zeros((height, width, 3), np.float32)
@@ -36,7 +39,7 @@ def place_card(card_bgra: np.ndarray, angle: float, scale: float, size=(1280, 72
 
 
 def face(shared_data: Path, name: str) -> np.ndarray:
-    return cv2.imread(str(shared_data / FACES / name), cv2.IMREAD_UNCHANGED)
+    return image_at(shared_data / FACES / name, cv2.IMREAD_UNCHANGED)
 
 
 def test_outline_of_a_lone_card_matches_its_corners(shared_data: Path) -> None:

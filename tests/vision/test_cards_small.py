@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.image_files import image_at
 from vision.cards import CardRecognizer, centre_pips, pip_checked, small_card_corners
 from vision.glyphs import GlyphModel, NetModel
 from vision.index_reader import SMALL_GLYPH, BlobPixels, find_ink_blobs
@@ -19,7 +20,7 @@ FACES = Path("cards") / "faces-cc0"
 
 def card_on_table(shared_data: Path, name: str, card_height: float, angle: float) -> np.ndarray:
     """A CC0 face ``card_height`` pixels tall, turned by ``angle``, on a 1280x720 green cloth."""
-    card = cv2.imread(str(shared_data / FACES / name), cv2.IMREAD_UNCHANGED)
+    card = image_at(shared_data / FACES / name, cv2.IMREAD_UNCHANGED)
     scale = card_height / card.shape[0]
     turn = cv2.getRotationMatrix2D((card.shape[1] / 2, card.shape[0] / 2), angle, scale)
     turn[:, 2] += (640 - card.shape[1] / 2, 360 - card.shape[0] / 2)
@@ -72,7 +73,7 @@ def test_a_fragment_much_smaller_than_the_indices_around_it_is_not_reported(
     shared_data: Path,
 ) -> None:
     # Deal 1: in the king of clubs' picture a 9 px pair of strokes looks like an ace.
-    photo = cv2.imread(str(shared_data / "cards" / "photos-deals" / "deal1-md-sq.jpg"))
+    photo = image_at(shared_data / "cards" / "photos-deals" / "deal1-md-sq.jpg")
     reads = CardRecognizer().read_indices(photo)
     near = [r for r in reads if abs(r.candidate.center[0] - 81) < 25]
     near = [r for r in near if abs(r.candidate.center[1] - 863) < 25]
@@ -81,7 +82,7 @@ def test_a_fragment_much_smaller_than_the_indices_around_it_is_not_reported(
 
 
 def test_saved_model_reads_the_same(tmp_path: Path, shared_data: Path) -> None:
-    photo = cv2.imread(str(shared_data / "cards" / "photos-single" / "Qh.jpg"))
+    photo = image_at(shared_data / "cards" / "photos-single" / "Qh.jpg")
     shipped = GlyphModel.load()
     shipped.save(tmp_path / "copy.npz")
     again = GlyphModel.load(tmp_path / "copy.npz")

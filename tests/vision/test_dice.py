@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from tests.image_files import image_at
 from vision.dice import DiceSettings, find_dice
 from vision.dice_labels import LabelledPhoto, Score, load_source
 from vision.dice_labels import score as score_photo
@@ -33,7 +34,7 @@ def photos(shared_data: Path) -> list[LabelledPhoto]:
 @pytest.fixture(scope="module")
 def readings(photos: list[LabelledPhoto]) -> dict[Path, list[DieObservation]]:
     """The dice found in every photo, read once for all the tests here."""
-    return {photo.path: find_dice(cv2.imread(str(photo.path))) for photo in photos}
+    return {photo.path: find_dice(image_at(photo.path)) for photo in photos}
 
 
 def score(readings: dict[Path, list[DieObservation]], photos: list[LabelledPhoto]) -> Score:
@@ -74,7 +75,7 @@ def test_every_face_value_is_read(
 
 
 def test_one_photo_in_detail(shared_data: Path) -> None:
-    image = cv2.imread(str(shared_data / "dice" / "photos" / "five_1.jpg"))
+    image = image_at(shared_data / "dice" / "photos" / "five_1.jpg")
     (die,) = find_dice(image)
     assert die.value == 5
     assert die.center == pytest.approx((359.0, 216.0), abs=12)  # the labelled box centre
@@ -82,7 +83,7 @@ def test_one_photo_in_detail(shared_data: Path) -> None:
 
 
 def test_a_large_frame_reads_the_same_with_centres_in_its_pixels(shared_data: Path) -> None:
-    photo = cv2.imread(str(shared_data / "dice" / "photos" / "six_44.jpg"))
+    photo = image_at(shared_data / "dice" / "photos" / "six_44.jpg")
     small = find_dice(photo)
     large = find_dice(cv2.resize(photo, (1920, 1440), interpolation=cv2.INTER_CUBIC))
     assert len(small) >= 3
@@ -95,7 +96,7 @@ def test_dark_dice_with_light_pips_are_read(photos: list[LabelledPhoto]) -> None
     """The photos inverted are dark dice with light pips on a dark table."""
     result = Score()
     for photo in photos[::10]:
-        inverted = cv2.bitwise_not(cv2.imread(str(photo.path)))
+        inverted = cv2.bitwise_not(image_at(photo.path))
         result.add(score_photo(photo, find_dice(inverted)))
     assert result.labelled >= 25
     assert result.right / result.labelled >= 0.6
@@ -108,7 +109,7 @@ def test_an_empty_table_and_plain_noise_have_no_dice() -> None:
 
 
 def test_settings_change_the_reading(shared_data: Path) -> None:
-    image = cv2.imread(str(shared_data / "dice" / "photos" / "five_1.jpg"))
+    image = image_at(shared_data / "dice" / "photos" / "five_1.jpg")
     assert find_dice(image, DiceSettings(body_contrast=500.0)) == []
 
 

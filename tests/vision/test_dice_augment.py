@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.image_files import image_at
 from vision.dice import Image, find_dice
 from vision.dice_augment import SOURCE, augmented
 from vision.dice_labels import LabelledDie, LabelledPhoto, Score, load_source, score
@@ -20,9 +21,7 @@ def white_dice(shared_data: Path) -> list[LabelledPhoto]:
 
 
 def image_of(photo: LabelledPhoto) -> Image:
-    image = cv2.imread(str(photo.path))
-    assert image is not None
-    return image
+    return image_at(photo.path)
 
 
 def middle_lightness(image: Image, die: LabelledDie) -> float:

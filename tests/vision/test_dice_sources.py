@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.image_files import image_at
 from vision.dice import DiceSettings, Image, find_dice
 from vision.dice_labels import LabelledPhoto, Score, load_source, score
 from vision.dice_model import INPUT_NAMES, MODEL_FILE, DiceModel, shipped_model
@@ -28,7 +29,7 @@ def read_source(photos: list[LabelledPhoto]) -> tuple[Score, Score]:
     """All reads and the sure reads only, summed over ``photos``."""
     every, sure = Score(), Score()
     for photo in photos:
-        dice = find_dice(cv2.imread(str(photo.path)))
+        dice = find_dice(image_at(photo.path))
         every.add(score(photo, dice))
         sure.add(score(photo, [d for d in dice if not d.unsure]))
     return every, sure
@@ -64,7 +65,8 @@ def test_assorted_dice_are_read_and_polyhedral_dice_are_not(
 
 def colour_cast(image: Image) -> Image:
     """Warm light: blue down, red up."""
-    return np.clip(image.astype(np.float32) * (0.75, 1.0, 1.25), 0, 255).astype(np.uint8)
+    warm: Image = np.clip(image.astype(np.float32) * (0.75, 1.0, 1.25), 0, 255).astype(np.uint8)
+    return warm
 
 
 def shadow_band(image: Image) -> Image:
@@ -79,7 +81,8 @@ def glare(image: Image) -> Image:
     """A bright lamp reflection off centre."""
     height, width = image.shape[:2]
     ys, xs = np.mgrid[0:height, 0:width]
-    spot = np.exp(-(((xs - 0.3 * width) ** 2 + (ys - 0.3 * height) ** 2) / (0.2 * width) ** 2))
+    spot: Image = np.exp(
+        -(((xs - 0.3 * width) ** 2 + (ys - 0.3 * height) ** 2) / (0.2 * width) ** 2))
     return np.clip(image + 120.0 * spot[:, :, None], 0, 255).astype(np.uint8)
 
 
@@ -102,7 +105,7 @@ def test_altered_photos_read_nearly_as_well(
     ]
     plain, altered = Score(), Score()
     for photo in photos:
-        image = cv2.imread(str(photo.path))
+        image = image_at(photo.path)
         plain.add(score(photo, find_dice(image)))
         altered.add(score(photo, find_dice(alter(image))))
     assert plain.labelled >= 80
@@ -149,5 +152,5 @@ def test_training_is_repeatable_and_its_model_reads(shared_data: Path) -> None:
     assert first.sure == second.sure
     result = Score()
     for photo in photos:
-        result.add(score(photo, find_dice(cv2.imread(str(photo.path)), model=first)))
+        result.add(score(photo, find_dice(image_at(photo.path), model=first)))
     assert result.right_share >= 0.8

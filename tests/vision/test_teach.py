@@ -19,6 +19,7 @@ import pytest
 
 from companion.cardmath.catalogue import Catalogue, builtin
 from companion.cardmath.expr import Bindings
+from tests.image_files import image_at
 from vision.profile import (
     FACES,
     MANIFEST,
@@ -138,6 +139,7 @@ def test_catalogue_link_gives_expression_and_icons(
     assert all(0.5 < observation.confidence <= 1.0 for observation in seen.values())
     # Each face is clearly more like its own card than like the next best one.
     for observation in seen.values():
+        assert len(observation.corners) == 4
         face = warp_face(scene.image, observation.corners)
         match = recogniser.match_face(face)
         assert match.card_id == observation.card and match.runner_up < match.score - 0.05
@@ -167,7 +169,7 @@ def test_a_deck_taught_from_real_photos_recognises_those_cards(
     builder = SceneBuilder(34)
     cards = []
     for name in names:
-        photo = cv2.imread(str(photos / f"{name}.jpg"))
+        photo = image_at(photos / f"{name}.jpg")
         cards.append(CardFace(name, cv2.cvtColor(photo, cv2.COLOR_BGR2BGRA)))
     right = 0
     for chosen in (cards[:3], cards[2:], cards[1:4]):
@@ -185,7 +187,7 @@ def test_a_deck_taught_from_real_photos_recognises_those_cards(
 
 
 def test_a_photo_cropped_to_the_card_is_taken_whole(shared_data: Path) -> None:
-    photo = cv2.imread(str(shared_data / "cards" / "photos-single" / "Qs.jpg"))
+    photo = image_at(shared_data / "cards" / "photos-single" / "Qs.jpg")
     face = face_from_image(photo, find_outlines=lambda frame: [])
     expected = cv2.resize(photo, (100, 140), interpolation=cv2.INTER_AREA)
     assert np.abs(face.astype(int) - expected.astype(int)).mean() < 4
@@ -195,7 +197,7 @@ def test_a_photo_cropped_to_the_card_is_taken_whole(shared_data: Path) -> None:
 def test_a_real_photo_of_a_card_on_a_surface_gives_the_card_face(
     shared_data: Path, photo: str
 ) -> None:
-    image = cv2.imread(str(shared_data / "cards" / "photos-misc" / photo))
+    image = image_at(shared_data / "cards" / "photos-misc" / photo)
     face = face_from_image(image)
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)[10:-10, 10:-10]
     # Card white all over the inner face, with the clubs' dark pips on it.
