@@ -7,12 +7,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import cv2
 import pytest
 
 from companion.engine.clock import ManualClock
 from companion.engine.observations import ButtonPress
 from companion.engine.scores import standings
+from tests.image_files import image_at
 from ui.cli import SCREEN_NAMES
 from ui.loop import default_start
 from ui.playback import Playback
@@ -41,7 +41,7 @@ def test_a_finished_game_ends_on_the_round_end_screen(driver: Any, clock: Manual
 @pytest.mark.parametrize("name", SCREEN_NAMES)
 def test_each_screen_snapshot_is_800_by_480(driver: Any, tmp_path: Path, name: str) -> None:
     driver.app.go(name)
-    image = cv2.imread(str(driver.snapshot(tmp_path / f"{name}.png")))
+    image = image_at(driver.snapshot(tmp_path / f"{name}.png"))
     assert image.shape == (480, 800, 3)
     assert image.std() > 20, "the screen is blank"
 
@@ -109,7 +109,7 @@ def test_snapshot_command_renders_a_recorded_moment(tmp_path: Path) -> None:
     out = tmp_path / "call.png"
     done = snapshot_command("call", str(out), "--state", str(RECORDED_21X), "--at", "29.5")
     assert done.returncode == 0, done.stderr
-    assert cv2.imread(str(out)).shape == (480, 800, 3)
+    assert image_at(out).shape == (480, 800, 3)
 
 
 def test_snapshot_command_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
@@ -128,7 +128,7 @@ def test_a_screen_is_made_when_first_asked_for(driver: Any) -> None:
 
     manager = ScreenManager()
     screens = Screens(driver.app, manager, SCREENS)
-    assert screens.made == () and manager.screen_names == [] and "teach" in screens
+    assert not screens.made and manager.screen_names == [] and "teach" in screens
     teach = screens["teach"]
     assert screens.made == ("teach",) and manager.screen_names == ["teach"]
     assert screens["teach"] is teach and len(screens) == len(SCREENS)
