@@ -7,6 +7,7 @@ seconds is stopped and counted as a hang.
 
 from __future__ import annotations
 
+import argparse
 import io
 import signal
 from collections.abc import Iterator
@@ -70,16 +71,21 @@ def clean(argv: list[str], *, allowed: tuple[int, ...] = (0, 2)) -> Answer:
     return answer
 
 
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    """The parser of each sub-command of ``companion``, by name."""
+    parser = build_parser()
+    assert parser._subparsers is not None
+    action = next(a for a in parser._subparsers._group_actions)
+    assert isinstance(action, argparse._SubParsersAction)
+    return action.choices
+
+
 def command_names() -> set[str]:
     """Every sub-command of ``companion``."""
-    parser = build_parser()
-    action = next(a for a in parser._subparsers._group_actions)  # type: ignore[union-attr]
-    return set(action.choices)  # type: ignore[arg-type]
+    return set(subcommands())
 
 
 def option_strings() -> dict[str, list[str]]:
     """Each sub-command's option strings (``--x``, ``--json`` ...)."""
-    parser = build_parser()
-    action = next(a for a in parser._subparsers._group_actions)  # type: ignore[union-attr]
     return {name: [flag for option in sub._actions for flag in option.option_strings]
-            for name, sub in action.choices.items()}  # type: ignore[union-attr]
+            for name, sub in subcommands().items()}

@@ -187,9 +187,9 @@ def test_every_default_layout_survives_save_and_load(game: str, tmp_path: Path) 
     calibrated.save(path)
     loaded = TableLayout.load(path)
     assert loaded == calibrated
-    assert loaded.calibration is not None
+    assert loaded.calibration is not None and calibrated.calibration is not None
     assert loaded.calibration.to_table((320.0, 240.0)) == pytest.approx(
-        calibrated.calibration.to_table((320.0, 240.0))  # type: ignore[union-attr]
+        calibrated.calibration.to_table((320.0, 240.0))
     )
 
 
