@@ -87,7 +87,7 @@ def test_saved_model_reads_the_same(tmp_path: Path, shared_data: Path) -> None:
     shipped.save(tmp_path / "copy.npz")
     again = GlyphModel.load(tmp_path / "copy.npz")
     assert isinstance(shipped, NetModel) and isinstance(again, NetModel)
-    assert np.array_equal(again.rank_net.layers[0][0], shipped.rank_net.layers[0][0])
+    assert np.array_equal(again.rank_nets[0].layers[0][0], shipped.rank_nets[0].layers[0][0])
     first = [(seen.card, seen.index) for seen in CardRecognizer(shipped).recognize(photo)]
     second = [(seen.card, seen.index) for seen in CardRecognizer(again).recognize(photo)]
     assert first == second

@@ -2,9 +2,10 @@
 
 :func:`fit_network` trains a small fully connected network (:class:`vision.glyphs.Network`)
 by minibatch Adam on the cross-entropy, with weight decay and input noise so it leans on
-shapes every design shares rather than on one deck's details. :func:`net_model` fits the
-rank network (rank or reject, from the rank features) and the suit network (from the
-suit features of real indices) on the examples of :mod:`vision.training.glyphs`.
+shapes every design shares rather than on one deck's details. :func:`net_model` fits
+``MEMBERS`` pairs of a rank network (rank or reject, from the rank features) and a suit
+network (from the suit features of real indices) on the examples of
+:mod:`vision.training.glyphs`, each pair with its own seed.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ REJECTS_PER_INDEX = 1.0
 LAYOUT_WEIGHT = 1 / 3
 #: Gaussian noise added to the standardised inputs while training.
 INPUT_NOISE = 0.3
+#: Fits (seeds) averaged in the shipped model: one. Three averaged read the real photos no
+#: steadier across seeds than one fit does, and lower (docs/vision-cards.md, *Models*).
+MEMBERS = 1
 
 
 def fit_network(
@@ -115,13 +119,33 @@ def net_model(
     *,
     epochs: int = EPOCHS,
     seed: int = 0,
+    members: int = MEMBERS,
 ) -> NetModel:
-    """The two networks fitted on these examples (one row per candidate; a reject's suit
-    label is ``REJECT`` and it trains the rank network only).
+    """``members`` pairs of networks fitted on these examples (one row per candidate; a
+    reject's suit label is ``REJECT`` and it trains the rank network only), member ``k``
+    with seed ``members * seed + k``, so that the members of two seeds never share a fit.
 
-    Rejects are cut to ``REJECTS_PER_INDEX`` per index example (seeded); the index
-    layout features weigh ``LAYOUT_WEIGHT`` (see :data:`vision.index_reader.RANK_LAYOUT`).
+    Each member cuts the rejects to ``REJECTS_PER_INDEX`` per index example (a sample of
+    its own); the index layout features weigh ``LAYOUT_WEIGHT`` (see
+    :data:`vision.index_reader.RANK_LAYOUT`).
     """
+    pairs = [
+        network_pair(rank_features, rank_labels, suit_features, suit_labels, epochs,
+                     members * seed + k)
+        for k in range(members)
+    ]
+    return NetModel(tuple(rank for rank, _ in pairs), tuple(suit for _, suit in pairs))
+
+
+def network_pair(
+    rank_features: np.ndarray,
+    rank_labels: np.ndarray,
+    suit_features: np.ndarray,
+    suit_labels: np.ndarray,
+    epochs: int,
+    seed: int,
+) -> tuple[Network, Network]:
+    """One rank network and one suit network fitted on these examples with ``seed``."""
     rng = np.random.default_rng(seed)
     rejects = np.nonzero(rank_labels == REJECT)[0]
     indices = np.nonzero(rank_labels != REJECT)[0]
@@ -138,4 +162,4 @@ def net_model(
     suit_net = fit_network(
         suit_features[indices], suit_labels[indices], SUIT_HIDDEN, epochs=epochs, seed=seed + 1
     )
-    return NetModel(rank_net, suit_net)
+    return rank_net, suit_net

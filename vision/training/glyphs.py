@@ -35,7 +35,7 @@ from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel, NeighbourModel, Net
 from vision.imageio import ImageError
 from vision.index_reader import IndexCandidate, find_index_candidates
 from vision.training.designs import draw_face, random_design
-from vision.training.glyph_net import EPOCHS, net_model
+from vision.training.glyph_net import EPOCHS, MEMBERS, net_model
 
 #: Where, as fractions of the upright card (x, y ranges), a corner index lies.
 INDEX_ZONES = (((0.0, 0.27), (0.0, 0.32), -1.0), ((0.73, 1.0), (0.68, 1.0), 1.0))
@@ -83,7 +83,7 @@ class ExampleSet:
         self.suit_features.extend(other.suit_features)
         self.suit_labels.extend(other.suit_labels)
 
-    def net_model(self, epochs: int = EPOCHS, seed: int = 0) -> NetModel:
+    def net_model(self, epochs: int = EPOCHS, seed: int = 0, members: int = MEMBERS) -> NetModel:
         """The network glyph model of these examples (what the shipped model is, seed 0)."""
         return net_model(
             np.stack(self.rank_features),
@@ -92,6 +92,7 @@ class ExampleSet:
             np.array(self.suit_labels),
             epochs=epochs,
             seed=seed,
+            members=members,
         )
 
     def save(self, path: Path) -> None:
