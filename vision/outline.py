@@ -39,6 +39,10 @@ MIN_AREA_FRACTION = 0.002
 #: whole table a small card touching a patch of glare on the wood merges with it at the
 #: frame's level.
 SECOND_LOOK_SHARE = 0.02
+#: ... kept only where what it parts from is this much more coloured (max less min channel,
+#: mean) than the card: glare on wood is the table's colour made bright, while a card's own
+#: shade (a shadow across it) is as grey as the card.
+SECOND_LOOK_COLOUR = 10.0
 #: Pixels around such a region that its second look takes in.
 SECOND_LOOK_MARGIN = 4
 #: A card-white region larger than this share of the frame is no card but the table: a
@@ -135,7 +139,7 @@ def find_card_outlines(
     darkest = darkest_channel(frame_bgr) if darkest is None else darkest
     mask = closed_white_mask(frame_bgr, darkest)
     outlines, pale_table, misshapen = shapes_in(mask, longest)
-    outlines += brighter_outlines(darkest, mask, misshapen, longest)
+    outlines += brighter_outlines(frame_bgr, darkest, mask, misshapen, longest)
     if pale_table:
         outlines += [
             quad
@@ -190,7 +194,8 @@ def shapes_in(
     mask: np.ndarray, longest: float = ASPECT_RANGE[1], frame_area: int | None = None
 ) -> tuple[list[Quad], bool, list[Box]]:
     """What :func:`quads_in` gives, and the boxes (x, y, width, height) of the regions up
-    to ``SECOND_LOOK_SHARE`` of the frame that are not card-shaped. ``frame_area``: the
+    to ``SECOND_LOOK_SHARE`` of the frame that are not card-shaped (and off the mask's edge:
+    a card the frame cuts has no whole outline). ``frame_area``: the
     whole frame's, when ``mask`` is a part of it (the mask's own by default)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     height, width = mask.shape
@@ -210,7 +215,8 @@ def shapes_in(
             outlines.append(quad)
         elif area <= SECOND_LOOK_SHARE * frame_area:
             x, y, w, h = cv2.boundingRect(contour)
-            misshapen.append((x, y, w, h))
+            if x > 0 and y > 0 and x + w < width and y + h < height:
+                misshapen.append((x, y, w, h))
     return outlines, table, misshapen
 
 
@@ -235,6 +241,7 @@ def card_shaped(
 
 
 def brighter_outlines(
+    frame_bgr: np.ndarray,
     darkest: np.ndarray,
     white: np.ndarray,
     boxes: Sequence[Box],
@@ -243,7 +250,8 @@ def brighter_outlines(
     """Card outlines in the ``boxes`` (x, y, width, height) of misshapen regions of the
     frame's card ``white`` (0/255), each split again at the Otsu level of its own pixels of
     the ``darkest`` channel (a card is whiter than the glare it merged with at the frame's
-    level)."""
+    level), where the part split off is more coloured in ``frame_bgr`` than the rest
+    (``SECOND_LOOK_COLOUR``)."""
     frame_height, frame_width = darkest.shape
     found: list[Quad] = []
     for x, y, w, h in boxes:
@@ -251,9 +259,19 @@ def brighter_outlines(
         x1 = min(frame_width, x + w + SECOND_LOOK_MARGIN)
         y1 = min(frame_height, y + h + SECOND_LOOK_MARGIN)
         blurred = cv2.GaussianBlur(darkest[y0:y1, x0:x1], (5, 5), 0)
-        region = blurred[white[y0:y1, x0:x1] > 0].reshape(-1, 1)
-        level, _ = cv2.threshold(region, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        region = white[y0:y1, x0:x1] > 0
+        level, _ = cv2.threshold(
+            blurred[region].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+        )
         _, mask = cv2.threshold(blurred, level, 255, cv2.THRESH_BINARY)
+        crop = frame_bgr[y0:y1, x0:x1]
+        colour = cv2.subtract(crop.max(axis=2), crop.min(axis=2))
+        brighter = mask > 0
+        parted = region & ~brighter
+        if not parted.any() or not brighter.any():
+            continue
+        if colour[parted].mean() < colour[brighter].mean() + SECOND_LOOK_COLOUR:
+            continue
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         quads, _, _ = shapes_in(mask, longest, frame_width * frame_height)
         found += [
