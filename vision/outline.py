@@ -11,6 +11,7 @@ here; the corner index reader (:mod:`vision.cards`) handles those.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -33,6 +34,17 @@ ASPECT_RANGE = (1.0, 1.85)
 OBLIQUE_ASPECT = 2.3
 #: Smallest card area as a fraction of the frame.
 MIN_AREA_FRACTION = 0.002
+#: A card-white region up to this share of the frame that is not card-shaped gets a second
+#: look at a level of its own (:func:`brighter_outlines`): with a camera that sees the
+#: whole table a small card touching a patch of glare on the wood merges with it at the
+#: frame's level.
+SECOND_LOOK_SHARE = 0.02
+#: ... kept only where what it parts from is this much more coloured (max less min channel,
+#: mean) than the card: glare on wood is the table's colour made bright, while a card's own
+#: shade (a shadow across it) is as grey as the card.
+SECOND_LOOK_COLOUR = 10.0
+#: Pixels around such a region that its second look takes in.
+SECOND_LOOK_MARGIN = 4
 #: A card-white region larger than this share of the frame is no card but the table: a
 #: white or pale table, on which cards are looked for by their edges too.
 TABLE_SHARE = 0.6
@@ -126,7 +138,8 @@ def find_card_outlines(
     """
     darkest = darkest_channel(frame_bgr) if darkest is None else darkest
     mask = closed_white_mask(frame_bgr, darkest)
-    outlines, pale_table = quads_in(mask, longest)
+    outlines, pale_table, misshapen = shapes_in(mask, longest)
+    outlines += brighter_outlines(frame_bgr, darkest, mask, misshapen, longest)
     if pale_table:
         outlines += [
             quad
@@ -170,10 +183,25 @@ def quads_in(mask: np.ndarray, longest: float = ASPECT_RANGE[1]) -> tuple[list[Q
     regions of the 0/255 ``mask`` (outer boundaries of every region, also of islands inside
     another region's holes: cards on a cloth that lies on a white table), and whether a
     region covers more than ``TABLE_SHARE`` of the frame (the table itself)."""
+    outlines, table, _ = shapes_in(mask, longest)
+    return outlines, table
+
+
+Box = tuple[int, int, int, int]
+
+
+def shapes_in(
+    mask: np.ndarray, longest: float = ASPECT_RANGE[1], frame_area: int | None = None
+) -> tuple[list[Quad], bool, list[Box]]:
+    """What :func:`quads_in` gives, and the boxes (x, y, width, height) of the regions up
+    to ``SECOND_LOOK_SHARE`` of the frame that are not card-shaped (and off the mask's edge:
+    a card the frame cuts has no whole outline). ``frame_area``: the
+    whole frame's, when ``mask`` is a part of it (the mask's own by default)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     height, width = mask.shape
-    frame_area = height * width
+    frame_area = height * width if frame_area is None else frame_area
     outlines: list[Quad] = []
+    misshapen: list[Box] = []
     table = False
     # Outer boundaries only: the holes (a card's print) have a parent.
     outer = [] if hierarchy is None else np.flatnonzero(hierarchy[0][:, 3] < 0).tolist()
@@ -182,20 +210,80 @@ def quads_in(mask: np.ndarray, longest: float = ASPECT_RANGE[1]) -> tuple[list[Q
         table = table or area > TABLE_SHARE * frame_area
         if area < MIN_AREA_FRACTION * frame_area or area > TABLE_SHARE * frame_area:
             continue
-        hull = cv2.convexHull(contour)
-        if area < 0.9 * cv2.contourArea(hull):
-            continue
-        corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-        if len(corners) != 4:
-            continue
-        quad = order_quad(corners)
-        if touches_border(quad, width, height):
-            continue
-        if area < 0.9 * cv2.contourArea(np.array(quad, np.float32)):
-            continue
-        if ASPECT_RANGE[0] <= aspect(quad) <= longest:
+        quad = card_shaped(contour, area, width, height, longest)
+        if quad is not None:
             outlines.append(quad)
-    return outlines, table
+        elif area <= SECOND_LOOK_SHARE * frame_area:
+            x, y, w, h = cv2.boundingRect(contour)
+            if x > 0 and y > 0 and x + w < width and y + h < height:
+                misshapen.append((x, y, w, h))
+    return outlines, table, misshapen
+
+
+def card_shaped(
+    contour: np.ndarray, area: float, width: int, height: int, longest: float
+) -> Quad | None:
+    """The quadrilateral of a region's ``contour`` (of ``area``, in a mask ``width`` x
+    ``height``) if it is a whole card's: convex, four corners, off the mask's edge, of
+    aspect 1 to ``longest``; else None."""
+    hull = cv2.convexHull(contour)
+    if area < 0.9 * cv2.contourArea(hull):
+        return None
+    corners = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    if len(corners) != 4:
+        return None
+    quad = order_quad(corners)
+    if touches_border(quad, width, height):
+        return None
+    if area < 0.9 * cv2.contourArea(np.array(quad, np.float32)):
+        return None
+    return quad if ASPECT_RANGE[0] <= aspect(quad) <= longest else None
+
+
+def brighter_outlines(
+    frame_bgr: np.ndarray,
+    darkest: np.ndarray,
+    white: np.ndarray,
+    boxes: Sequence[Box],
+    longest: float = ASPECT_RANGE[1],
+) -> list[Quad]:
+    """Card outlines in the ``boxes`` (x, y, width, height) of misshapen regions of the
+    frame's card ``white`` (0/255), each split again at the Otsu level of its own pixels of
+    the ``darkest`` channel (a card is whiter than the glare it merged with at the frame's
+    level), where the part split off is more coloured in ``frame_bgr`` than the rest
+    (``SECOND_LOOK_COLOUR``)."""
+    frame_height, frame_width = darkest.shape
+    found: list[Quad] = []
+    for x, y, w, h in boxes:
+        x0, y0 = max(0, x - SECOND_LOOK_MARGIN), max(0, y - SECOND_LOOK_MARGIN)
+        x1 = min(frame_width, x + w + SECOND_LOOK_MARGIN)
+        y1 = min(frame_height, y + h + SECOND_LOOK_MARGIN)
+        blurred = cv2.GaussianBlur(darkest[y0:y1, x0:x1], (5, 5), 0)
+        region = white[y0:y1, x0:x1] > 0
+        level, _ = cv2.threshold(
+            blurred[region].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
+        )
+        _, mask = cv2.threshold(blurred, level, 255, cv2.THRESH_BINARY)
+        crop = frame_bgr[y0:y1, x0:x1]
+        colour = cv2.subtract(crop.max(axis=2), crop.min(axis=2))
+        brighter = mask > 0
+        parted = region & ~brighter
+        if not parted.any() or not brighter.any():
+            continue
+        if colour[parted].mean() < colour[brighter].mean() + SECOND_LOOK_COLOUR:
+            continue
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        quads, _, _ = shapes_in(mask, longest, frame_width * frame_height)
+        found += [
+            (
+                (qx0 + x0, qy0 + y0),
+                (qx1 + x0, qy1 + y0),
+                (qx2 + x0, qy2 + y0),
+                (qx3 + x0, qy3 + y0),
+            )
+            for (qx0, qy0), (qx1, qy1), (qx2, qy2), (qx3, qy3) in quads
+        ]
+    return found
 
 
 def aspect(quad: Quad) -> float:

@@ -185,3 +185,14 @@ def test_a_read_inside_a_card_whose_two_corners_agree_casts_no_doubt() -> None:
     one_corner = one_per_outline([queen, ten], [card], [corners[0], picture])
     assert [seen.card for seen in one_corner] == ["Qd"]
     assert one_corner[0].confidence == pytest.approx(0.99 * 0.6)
+
+
+def test_outline_of_a_small_card_that_touches_glare(shared_data: Path) -> None:
+    # A whole-table camera: a card 70 px wide whose corner touches a pale patch of glare
+    # on the wood merges with it in the frame's card white; its own level parts them.
+    frame = place_card(face(shared_data, "Hq.png"), angle=20, scale=0.28, size=(1920, 1080))
+    glare = np.zeros(frame.shape[:2], np.uint8)
+    cv2.ellipse(glare, (1000, 500), (40, 25), 0, 0, 360, 255, -1)
+    frame[(glare > 0) & (frame == (60, 110, 160)).all(axis=2)] = (175, 185, 195)
+    [quad] = find_card_outlines(frame)
+    assert np.mean(quad, axis=0) == pytest.approx((960, 540), abs=3)
