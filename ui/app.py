@@ -296,6 +296,12 @@ class CompanionApp(App):  # type: ignore[misc]
             self.screens["table"].set_preview(self.preview)
         return previous
 
+    def recalibrate_camera(self) -> None:
+        """Let the watched camera's automatic exposure and white balance run again (the
+        settings' zone calibration); a Pi camera locks them again once they have settled."""
+        if self.watcher is not None:
+            self.watcher.recalibrate()
+
     def place(self, card: str, zone: str) -> None:
         """A card laid by touch: on the simulated table, for the camera pipeline to see
         (the simulated dealer), or straight to the game when there is no camera."""

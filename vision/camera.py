@@ -512,6 +512,12 @@ class CameraFeed(Closing):
         self._camera: Camera | None = connect()
         self._frames = 0
 
+    def recalibrate(self) -> None:
+        """Let the camera's automatic exposure and white balance run again (zone calibration,
+        a lamp switched on); :class:`DeviceError` if the camera refuses."""
+        if self._camera is not None:
+            self._camera.recalibrate()
+
     def __iter__(self) -> Iterator[Frame | Event]:
         while True:
             camera = self._camera

@@ -390,6 +390,7 @@ class TableWatcher(Closing):
         self.max_fps = max_fps
         self._timer = timer
         self._stopping = threading.Event()
+        self._recalibrating = threading.Event()
         self._source = camera
         self._feed: CameraFeed | None = None
         self._thread: threading.Thread | None = None
@@ -428,6 +429,12 @@ class TableWatcher(Closing):
         if len(times) < 2 or times[-1] <= times[0]:
             return 0.0
         return (len(times) - 1) / (times[-1] - times[0])
+
+    def recalibrate(self) -> None:
+        """Have the camera's automatic exposure and white balance run again, from the
+        watcher's thread at its next frame (zone calibration: the light may have changed);
+        a Pi camera locks them again once they have settled."""
+        self._recalibrating.set()
 
     def stop(self, wait: bool = True) -> None:
         """Stop the thread; it releases the camera as it ends. ``wait``: until it has ended
@@ -481,6 +488,9 @@ class TableWatcher(Closing):
             for item in self._feed:
                 if self._stopping.is_set():
                     break
+                if self._recalibrating.is_set():
+                    self._recalibrating.clear()
+                    self._recalibrate(self._feed)
                 if isinstance(item, Frame):
                     started = self._timer()
                     self.process(item.image, item.t, item.number)
@@ -498,6 +508,13 @@ class TableWatcher(Closing):
         finally:
             if self._feed is not None:
                 self._feed.close()
+
+    @staticmethod
+    def _recalibrate(feed: CameraFeed) -> None:
+        try:
+            feed.recalibrate()
+        except DeviceError as error:  # frames still flow: play on with the locked exposure
+            log.warning("%s; exposure stays as it was", error)
 
     def _fail(self, error: Exception) -> None:
         self.failure = error

@@ -87,9 +87,12 @@ def test_teach_parses_as_you_type_and_saves_the_card(driver: Any) -> None:
     assert "card 2 of 110" in screen.progress.text
 
 
-def test_settings_button_test_and_calibration(driver: Any) -> None:
+def test_settings_button_test_and_calibration(driver: Any, monkeypatch: Any) -> None:
     driver.app.start_game(default_start("21x", 2))
+    recalibrated: list[bool] = []
+    monkeypatch.setattr(driver.app, "recalibrate_camera", lambda: recalibrated.append(True))
     driver.app.go("settings")
+    assert recalibrated == [True]  # the camera's exposure runs again while calibrating
     screen = driver.app.current
     screen.pressed(ButtonPress(seat=2, kind="hold", t=0.0))
     assert screen.pressed_text.text == "seat 2 (ben): stand"

@@ -215,6 +215,48 @@ def test_a_watcher_stopped_without_waiting_releases_its_camera_before_the_next_o
     assert events == ["first opened", "first closed", "second opened"]
 
 
+def test_recalibrating_reaches_the_camera_on_the_watcher_s_thread() -> None:
+    """Zone calibration lets the camera's automatic exposure run again; the call reaches the
+    camera from the watcher's own thread, and one the camera refuses stops nothing."""
+    import threading
+
+    from companion.errors import DeviceError
+    from vision.camera import Camera
+
+    table = SimulatedTable(default_layout("trick"), seed=3)
+    layout = table.layout.calibrated(table.calibration())
+    recalibrated_on: list[str] = []
+
+    class Automatic(Camera):
+        description = "camera with automatic exposure"
+
+        def read(self) -> np.ndarray:
+            return table.read()
+
+        def recalibrate(self) -> None:
+            recalibrated_on.append(threading.current_thread().name)
+            if len(recalibrated_on) == 2:
+                raise DeviceError("camera: cannot restart automatic exposure")
+
+        def close(self) -> None:
+            return None
+
+    watcher = TableWatcher(Automatic, layout, standard_reader(), lambda _o: None, ManualClock())
+    with watcher.start():
+        for expected in (1, 2):
+            watcher.recalibrate()
+            deadline = time.monotonic() + 10
+            while len(recalibrated_on) < expected and time.monotonic() < deadline:
+                time.sleep(0.01)
+        frames = watcher.frames_read
+        deadline = time.monotonic() + 10
+        while watcher.frames_read == frames and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert watcher.frames_read > frames  # still watching after the refusal
+    assert recalibrated_on == ["table-watcher", "table-watcher"]
+    assert watcher.failure is None
+
+
 def test_the_watcher_is_settled_once_a_change_is_voted_on_and_smoothed() -> None:
     run = Run("trick")
     run.frames(4)

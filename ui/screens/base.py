@@ -43,6 +43,9 @@ class Host(Protocol):
         """The referee's clock."""
         ...
 
+    def recalibrate_camera(self) -> None:
+        """Let the camera's automatic exposure and white balance run again (calibrating)."""
+
 
 class AppScreen(Screen):  # type: ignore[misc]
     """A screen of the app; ``NAME`` is how ``go`` and ``snapshot`` name it."""

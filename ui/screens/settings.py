@@ -106,6 +106,7 @@ class SettingsScreen(AppScreen):
         self.add_widget(root)
 
     def enter(self, **options: Any) -> None:
+        self.host.recalibrate_camera()  # the light may have changed since the game began
         preferences = Preferences.load(self.host.data_folder)
         self.sound.value, self.voice.value = preferences.sound, preferences.voice
         self.pressed_text.text = ""
