@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,8 @@ import pytest
 
 from companion.engine.clock import ManualClock
 from companion.engine.observations import CameraStatus, Observation, Sighting
+from companion.errors import DeviceError
+from vision.camera import Camera
 from vision.layout import DEFAULT_LAYOUTS, LayoutError, TableLayout
 from vision.simulated import SimulatedTable, builtin_expressions, simulated_deck
 from vision.smoothing import Smoother
@@ -22,6 +25,21 @@ from vision.watcher import CardReader, TableWatcher, profile_reader, standard_re
 def default_layout(game: str) -> TableLayout:
     make: Callable[[], TableLayout] = DEFAULT_LAYOUTS[game]
     return make()
+
+
+class TableCamera(Camera):
+    """A camera over a simulated table (the watcher's tests give it other behaviours)."""
+
+    description = "camera over a simulated table"
+
+    def __init__(self, table: SimulatedTable) -> None:
+        self.table = table
+
+    def read(self) -> np.ndarray:
+        return self.table.read()
+
+    def close(self) -> None:
+        return None
 
 
 class Run:
@@ -149,11 +167,6 @@ def test_an_uncalibrated_layout_is_refused() -> None:
 
 
 def test_a_camera_opener_runs_on_the_watcher_s_thread_and_its_failure_is_posted() -> None:
-    import threading
-
-    from companion.errors import DeviceError
-    from vision.camera import Camera
-
     table = SimulatedTable(default_layout("trick"), seed=3)
     layout = table.layout.calibrated(table.calibration())
     opened_on: list[str] = []
@@ -175,28 +188,19 @@ def test_a_camera_opener_runs_on_the_watcher_s_thread_and_its_failure_is_posted(
 def test_a_watcher_stopped_without_waiting_releases_its_camera_before_the_next_opens() -> None:
     """The UI stops a watcher whose camera may still be opening without waiting for it;
     the next watcher's thread opens its camera only once the first has let go of its own."""
-    import threading
-
-    from vision.camera import Camera
-
     table = SimulatedTable(default_layout("trick"), seed=3)
     layout = table.layout.calibrated(table.calibration())
     opening = threading.Event()
     events: list[str] = []
 
-    class Slow(Camera):
-        description = "slow camera"
-
-        def read(self) -> np.ndarray:
-            return table.read()
-
+    class Slow(TableCamera):
         def close(self) -> None:
             events.append("first closed")
 
     def slow_opener() -> Camera:
         opening.wait(10)  # a Pi camera takes about a second to open
         events.append("first opened")
-        return Slow()
+        return Slow(table)
 
     def second_opener() -> Camera:
         events.append("second opened")
@@ -218,30 +222,18 @@ def test_a_watcher_stopped_without_waiting_releases_its_camera_before_the_next_o
 def test_recalibrating_reaches_the_camera_on_the_watcher_s_thread() -> None:
     """Zone calibration lets the camera's automatic exposure run again; the call reaches the
     camera from the watcher's own thread, and one the camera refuses stops nothing."""
-    import threading
-
-    from companion.errors import DeviceError
-    from vision.camera import Camera
-
     table = SimulatedTable(default_layout("trick"), seed=3)
     layout = table.layout.calibrated(table.calibration())
     recalibrated_on: list[str] = []
 
-    class Automatic(Camera):
-        description = "camera with automatic exposure"
-
-        def read(self) -> np.ndarray:
-            return table.read()
-
+    class Automatic(TableCamera):
         def recalibrate(self) -> None:
             recalibrated_on.append(threading.current_thread().name)
             if len(recalibrated_on) == 2:
                 raise DeviceError("camera: cannot restart automatic exposure")
 
-        def close(self) -> None:
-            return None
-
-    watcher = TableWatcher(Automatic, layout, standard_reader(), lambda _o: None, ManualClock())
+    watcher = TableWatcher(lambda: Automatic(table), layout, standard_reader(), lambda _o: None,
+                           ManualClock())
     with watcher.start():
         for expected in (1, 2):
             watcher.recalibrate()
