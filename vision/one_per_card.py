@@ -361,7 +361,7 @@ def centre_pips(image: np.ndarray, quad: Quad) -> int | None:
 
 
 def one_per_outline(
-    cards: Sequence[CardObservation], outlines: Sequence[Quad], reads: Sequence[IndexRead] = ()
+    cards: Sequence[CardObservation], outlines: Sequence[Quad], reads: Sequence[IndexRead]
 ) -> list[CardObservation]:
     """Cards fitted to the measured outlines that hold their index: one card per outline.
 
@@ -374,7 +374,7 @@ def one_per_outline(
     claimed: dict[int, int] = {}
     for card in sorted(cards, key=lambda seen: -seen.confidence):
         for number, quad in enumerate(outlines):
-            if cv2.pointPolygonTest(np.array(quad, np.float32), card.index, False) < 0:
+            if not inside_quad(card.index, quad):
                 continue
             if number in claimed:
                 owner = kept[claimed[number]]
