@@ -29,12 +29,14 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.dice import WORKING_WIDTH, DiceSettings, Image, find_dice
-from vision.dice_detector import Detector
+from vision.dice_detector import Detector, peaks
 from vision.dice_labels import SOURCES, Score, load_source, match, score
 from vision.dice_model import DiceModel, shipped_model
 from vision.dice_training import SCENES, Seen, altered, read, see, synthetic, train
@@ -148,16 +150,25 @@ def reach_row(source: str, what: str, bands: dict[str, tuple[int, int]], others:
     )
 
 
+@cache
+def heat_map(path: Path) -> tuple[np.ndarray, np.ndarray, float]:
+    """The shipped detector's heat map and die sides for the photo at ``path``, and the
+    scale it was read at (each photo once, whatever the floors asked of it)."""
+    image = cv2.imread(str(path))
+    if image is None:
+        raise FileNotFoundError(f"{path}: cannot read the photo")
+    scale = min(1.0, WORKING_WIDTH / image.shape[1]) if image.shape[1] > 800 else 1.0
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    probability, side = Detector.shipped().heat(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+    return probability, side, scale
+
+
 def detected(floor: float) -> Callable[[Seen], list[tuple[float, float]]]:
     """The centres (frame pixels) the shipped detector finds in a photo at ``floor``."""
 
     def points(one: Seen) -> list[tuple[float, float]]:
-        image = cv2.imread(str(one.photo.path))
-        if image is None:
-            raise FileNotFoundError(f"{one.photo.path}: cannot read the photo")
-        scale = min(1.0, WORKING_WIDTH / image.shape[1]) if image.shape[1] > 800 else 1.0
-        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        found = Detector.shipped().detect(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), floor)
+        probability, side, scale = heat_map(one.photo.path)
+        found = peaks(probability, side, floor)
         return [(d.center[0] / scale, d.center[1] / scale) for d in found]
 
     return points
