@@ -2,13 +2,13 @@
 benchmarks.dice_montage OUT_DIR [--quick]``.
 
 For each of the colour sources (``photos-coloured``, ``photos-assorted``) a model is trained
-with that source left out (synthetic scenes and the other two sources, as the benchmark's
-leave-one-source-out table), and one PNG shows the labelled dice it missed or misread: for
-each, the photo round the die, the patch of its likeliest candidate within reach (what the
-network reads; blank when no candidate reaches it) and the label, the value read and its
-probability. Beside them, ``training.png`` shows patches the network is trained on for each
-value: synthetic candidates and candidates on the white dice. Every third photo with
-``--quick`` (300 scenes).
+with that source left out (synthetic scenes and the other two sources; unlike the benchmark's
+leave-one-source-out table, without their altered copies), and one PNG shows the labelled dice
+it missed or misread: for each, the photo round the die, the patch of its likeliest candidate
+within reach (what the network reads; blank when no candidate reaches it) and the label, the
+value read and its probability. Beside them, ``training.png`` shows patches the network is
+trained on for each value: synthetic candidates and candidates on the white dice. Every third
+photo with ``--quick`` (300 scenes).
 """
 
 from __future__ import annotations
