@@ -90,6 +90,12 @@ class Camera(Closing):
         zone calibration); a camera that locks them does so again once they have settled."""
 
     @property
+    def locked(self) -> dict[str, object]:
+        """The exposure and white balance settings locked for the game: ``{}`` while they
+        are automatic, and for a source without automatic control."""
+        return {}
+
+    @property
     def settling(self) -> bool:
         """Whether automatic exposure and white balance are still settling, so that a frame
         read now may be darker, brighter or more tinted than the game's will be. Sources
@@ -174,6 +180,7 @@ class Picamera2Camera(Camera):
             raise DeviceError(f"cannot start Pi camera {camera_num} ({_one_line(error)})") from None
         self._open = True
         self._lock_due: float | None = clock() + settle_seconds
+        self._locked: dict[str, object] = {}
 
     def read(self) -> Image:
         if not self._open:
@@ -218,11 +225,16 @@ class Picamera2Camera(Camera):
             raise DeviceError(
                 f"{self.description}: cannot lock exposure ({_one_line(error)})"
             ) from None
+        self._locked = locked
         return locked
 
     @property
     def settling(self) -> bool:
         return self._lock_due is not None
+
+    @property
+    def locked(self) -> dict[str, object]:
+        return self._locked
 
     def recalibrate(self) -> None:
         """Turn automatic exposure and white balance back on; they are locked again
@@ -234,6 +246,7 @@ class Picamera2Camera(Camera):
                 f"{self.description}: cannot restart automatic exposure ({_one_line(error)})"
             ) from None
         self._lock_due = self._clock() + self._settle_seconds
+        self._locked = {}
 
     def close(self) -> None:
         """Stop and release the camera; a camera already gone cannot refuse."""

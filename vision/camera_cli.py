@@ -108,7 +108,7 @@ def run_camera(args: argparse.Namespace) -> int:
             last = camera.read()
             count += 1
         elapsed = time.monotonic() - started
-        locked = camera.lock_exposure() if args.check else {}
+        locked = camera.locked if args.check else {}  # a Pi camera locked itself as it settled
     sizes = ", ".join(f"{shape[1]}x{shape[0]}" for shape in sorted(shapes))
     rate = f"{count / elapsed:.1f} fps" if elapsed > 0 and count else "no timing"
     frames = f"{count} frame" + ("" if count == 1 else "s")
