@@ -394,7 +394,6 @@ class TableWatcher(Closing):
         self._source = camera
         self._feed: CameraFeed | None = None
         self._thread: threading.Thread | None = None
-        self._after: TableWatcher | None = None
         self._latest: Preview | None = None
         self._times: deque[float] = deque(maxlen=FPS_WINDOW)
         self._memory = CoverMemory()
@@ -413,8 +412,9 @@ class TableWatcher(Closing):
         """Start watching on a thread of its own; with ``after`` (a watcher told to stop
         without waiting), that thread first waits for it to release its camera."""
         if self._thread is None:
-            self._after = after
-            self._thread = threading.Thread(target=self._run, name="table-watcher", daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, args=(after,), name="table-watcher", daemon=True
+            )
             self._thread.start()
         return self
 
@@ -480,9 +480,9 @@ class TableWatcher(Closing):
         shifted = [replace(die, center=(die.center[0] + x0, die.center[1] + y0)) for die in found]
         return self.layout.assign(shifted)
 
-    def _run(self) -> None:
-        if self._after is not None and self._after._thread is not None:
-            self._after._thread.join()  # its camera released before this one opens
+    def _run(self, after: TableWatcher | None) -> None:
+        if after is not None and after._thread is not None:
+            after._thread.join()  # its camera released before this one opens
         try:
             self._feed = self._open_feed()
             for item in self._feed:
