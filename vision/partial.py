@@ -60,6 +60,7 @@ from vision.partial_pose import (
     Corner,
     as_quad,
     card_widths,
+    fan_neighbours,
     hypotheses,
     inside_shares,
     neighbours,
@@ -295,7 +296,7 @@ class PartialReader:
             """``fresh`` and the :func:`neighbours` of each of ``around`` not seen before,
             less those reaching out of the group."""
             for quad in around:
-                for moved, anchor in neighbours(quad):
+                for moved, anchor in neighbours(quad) + fan_neighbours(quad):
                     key = _pose_key(moved)
                     if key not in seen:
                         seen.add(key)

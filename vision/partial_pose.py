@@ -36,6 +36,11 @@ MIN_OVERLAP = 0.3
 #: of that side (a row; moved along the long side as well, a column's icon strips were
 #: read wrong more often).
 NEIGHBOUR_STEPS = tuple(k / 20 for k in range(10, 21))
+#: The card under a card read in a fanned hand is looked for turned by these angles
+#: (degrees), each way, about a pivot beyond either short side, this far from the card's
+#: centre (shares of its long side): the hand's pivot is not known, nor which end it is at.
+FAN_TURNS = tuple(range(9, 37, 3))
+FAN_PIVOTS = (0.5, 0.8)
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
@@ -263,6 +268,33 @@ def neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
             shift = sign * step * length * unit
             anchor = centre + shift + sign * 0.5 * length * unit
             moved.append((as_quad(corners + shift), anchor))
+    return moved
+
+
+def fan_neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
+    """Where the card under a card read at ``quad`` may lie in a fanned hand: the same
+    card turned each way by :data:`FAN_TURNS` about a pivot on its long axis, beyond
+    either short side (:data:`FAN_PIVOTS`); each with its pivot as its anchor, so the
+    refinement turns and scales it about the hand's pivot.
+
+    >>> turned = fan_neighbours(((0, 0), (10, 0), (10, 14), (0, 14)))
+    >>> len(turned), turned[0][1].tolist()
+    (80, [5.0, 14.0])
+    """
+    corners = np.array(quad, np.float64)
+    centre = corners.mean(axis=0)
+    axis = (corners[3] + corners[2] - corners[0] - corners[1]) / 2.0
+    moved = []
+    for end in (1.0, -1.0):
+        for reach in FAN_PIVOTS:
+            pivot = centre + end * reach * axis
+            for sign in (1.0, -1.0):
+                for degrees in FAN_TURNS:
+                    angle = math.radians(sign * degrees)
+                    rotation = np.array(
+                        [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]]
+                    )
+                    moved.append((as_quad((corners - pivot) @ rotation.T + pivot), pivot))
     return moved
 
 
