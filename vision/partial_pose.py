@@ -3,8 +3,9 @@ widths a frame suggests, and card outlines laid from them (:mod:`vision.partial`
 
 Each end of an outline edge may be a card corner (:func:`region_corners`); widths come
 from whole sides and from :func:`calipers` across parallel edges (:func:`card_widths`);
-:func:`hypotheses` lays cards from a corner, :func:`neighbours` lays the card under a
-card read, and :func:`inside_shares` says how much of each lies on the cards.
+:func:`hypotheses` lays cards from a corner, :func:`neighbours` (a row) and
+:func:`fan_neighbours` (a fanned hand) lay the card under a card read, and
+:func:`inside_shares` says how much of each lies on the cards.
 """
 
 from __future__ import annotations
