@@ -39,9 +39,10 @@ MIN_OVERLAP = 0.3
 NEIGHBOUR_STEPS = tuple(k / 20 for k in range(10, 21))
 #: The card under a card read in a fanned hand is looked for turned by these angles
 #: (degrees), each way, about a pivot beyond either short side, this far from the card's
-#: centre (shares of its long side): the hand's pivot is not known, nor which end it is at.
+#: centre (shares of its long side; the refinement's scaling about the pivot takes up a
+#: pivot nearer or farther): which end the hand pivots at is not known, so both are tried.
 FAN_TURNS = tuple(range(9, 37, 2))
-FAN_PIVOTS = (0.5, 0.8)
+FAN_PIVOTS = (0.65,)
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
@@ -280,7 +281,7 @@ def fan_neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
 
     >>> turned = fan_neighbours(((0, 0), (10, 0), (10, 14), (0, 14)))
     >>> len(turned), turned[0][1].tolist()
-    (112, [5.0, 14.0])
+    (56, [5.0, 16.1])
     """
     corners = np.array(quad, np.float64)
     centre = corners.mean(axis=0)
