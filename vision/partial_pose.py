@@ -39,8 +39,8 @@ MIN_OVERLAP = 0.3
 NEIGHBOUR_STEPS = tuple(k / 20 for k in range(10, 21))
 #: The card under a card read in a fanned hand is looked for turned by these angles
 #: (degrees), each way, about a pivot beyond either short side, this far from the card's
-#: centre (shares of its long side; the refinement's scaling about the pivot takes up a
-#: pivot nearer or farther): which end the hand pivots at is not known, so both are tried.
+#: centre (shares of its long side; the refinement's small turns, scalings and shifts take
+#: up a pivot nearer or farther): which end the hand pivots at is not known, so both are.
 FAN_TURNS = tuple(range(9, 37, 2))
 FAN_PIVOTS = (0.65,)
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.

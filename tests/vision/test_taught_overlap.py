@@ -4,6 +4,7 @@ untaught cards left out, whole-card reading unchanged, the watcher's taught read
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -231,7 +232,7 @@ def test_the_card_under_a_card_of_a_fanned_hand_is_among_its_fan_neighbours(
     hand = [faces[name] for name in ("6x", "prime", "fib")]
     for seed, spread in ((4, 13.0), (5, 23.0), (6, 33.0)):
         scene = spread_fan(SceneBuilder(seed), hand, spread=spread, glare=False)
-        for under, over in zip(scene.cards, scene.cards[1:], strict=False):
+        for under, over in pairwise(scene.cards):
             width = math.dist(under.corners[0], under.corners[1])
             truth = np.array(under.corners)
             misses = [
