@@ -15,7 +15,8 @@ leave of the frame is read in three steps:
    the short side, at the card widths the frame suggests: whole cards read, whole sides
    (an edge between two right-angle corners) and calipers across parallel edges; and,
    round every card read (whole or from a part), the same card moved along its short
-   side (the card under it in a row). A card reaching out of the
+   side (the card under it in a row) or turned about a pivot beyond either end (the card
+   under it in a fanned hand). A card reaching out of the
    group is impossible and dropped.
 3. **Peeling** (matching in :mod:`vision.partial_match`). Every hypothesis is sampled as
    a thumbnail of its face (light divided out) and compared with the taught faces,
@@ -60,6 +61,7 @@ from vision.partial_pose import (
     Corner,
     as_quad,
     card_widths,
+    fan_neighbours,
     hypotheses,
     inside_shares,
     neighbours,
@@ -295,7 +297,7 @@ class PartialReader:
             """``fresh`` and the :func:`neighbours` of each of ``around`` not seen before,
             less those reaching out of the group."""
             for quad in around:
-                for moved, anchor in neighbours(quad):
+                for moved, anchor in neighbours(quad) + fan_neighbours(quad):
                     key = _pose_key(moved)
                     if key not in seen:
                         seen.add(key)

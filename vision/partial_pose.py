@@ -3,8 +3,9 @@ widths a frame suggests, and card outlines laid from them (:mod:`vision.partial`
 
 Each end of an outline edge may be a card corner (:func:`region_corners`); widths come
 from whole sides and from :func:`calipers` across parallel edges (:func:`card_widths`);
-:func:`hypotheses` lays cards from a corner, :func:`neighbours` lays the card under a
-card read, and :func:`inside_shares` says how much of each lies on the cards.
+:func:`hypotheses` lays cards from a corner, :func:`neighbours` (a row) and
+:func:`fan_neighbours` (a fanned hand) lay the card under a card read, and
+:func:`inside_shares` says how much of each lies on the cards.
 """
 
 from __future__ import annotations
@@ -36,6 +37,12 @@ MIN_OVERLAP = 0.3
 #: of that side (a row; moved along the long side as well, a column's icon strips were
 #: read wrong more often).
 NEIGHBOUR_STEPS = tuple(k / 20 for k in range(10, 21))
+#: The card under a card read in a fanned hand is looked for turned by these angles
+#: (degrees), each way, about a pivot beyond either short side, this far from the card's
+#: centre (shares of its long side; the refinement's small turns, scalings and shifts take
+#: up a pivot nearer or farther): which end the hand pivots at is not known, so both are.
+FAN_TURNS = tuple(range(9, 37, 2))
+FAN_PIVOTS = (0.65,)
 #: Two edges' lines meeting farther (pixels) than this from their polygon vertex make no corner.
 CORNER_REACH = 12.0
 #: Fewest outline points an edge needs to have its line fitted.
@@ -263,6 +270,33 @@ def neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
             shift = sign * step * length * unit
             anchor = centre + shift + sign * 0.5 * length * unit
             moved.append((as_quad(corners + shift), anchor))
+    return moved
+
+
+def fan_neighbours(quad: Quad) -> list[tuple[Quad, Array]]:
+    """Where the card under a card read at ``quad`` may lie in a fanned hand: the same
+    card turned each way by :data:`FAN_TURNS` about a pivot on its long axis, beyond
+    either short side (:data:`FAN_PIVOTS`); each with its pivot as its anchor, so the
+    refinement turns and scales it about the hand's pivot.
+
+    >>> turned = fan_neighbours(((0, 0), (10, 0), (10, 14), (0, 14)))
+    >>> len(turned), turned[0][1].tolist()
+    (56, [5.0, 16.1])
+    """
+    corners = np.array(quad, np.float64)
+    centre = corners.mean(axis=0)
+    axis = (corners[3] + corners[2] - corners[0] - corners[1]) / 2.0
+    moved = []
+    for end in (1.0, -1.0):
+        for reach in FAN_PIVOTS:
+            pivot = centre + end * reach * axis
+            for sign in (1.0, -1.0):
+                for degrees in FAN_TURNS:
+                    angle = math.radians(sign * degrees)
+                    rotation = np.array(
+                        [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]]
+                    )
+                    moved.append((as_quad((corners - pivot) @ rotation.T + pivot), pivot))
     return moved
 
 

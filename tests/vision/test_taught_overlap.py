@@ -4,6 +4,7 @@ untaught cards left out, whole-card reading unchanged, the watcher's taught read
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 from benchmarks.bench_taught_overlap import legible, overlapped_scene, taught_faces
 from vision.observations import CardObservation
 from vision.partial import CardWhite, OverlapRecognizer, PartialRead
+from vision.partial_pose import as_quad, fan_neighbours
 from vision.profile import DeckProfile, ProfileRecognizer
 from vision.scenes.hands import spread_fan
 from vision.scenes.synthetic import CardFace, FaceLibrary, Scene, SceneBuilder
@@ -221,3 +223,20 @@ def test_the_watchers_taught_reader_reads_a_fanned_hand(
     seen = read(scene.image)
     assert {observation.card for observation in seen} == {"6x", "2x+4", "x/2"}
     assert read(scene.image) == seen  # the same picture reads the same
+
+
+def test_the_card_under_a_card_of_a_fanned_hand_is_among_its_fan_neighbours(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    faces, _ = deck
+    hand = [faces[name] for name in ("6x", "prime", "fib")]
+    for seed, spread in ((4, 13.0), (5, 23.0), (6, 33.0)):
+        scene = spread_fan(SceneBuilder(seed), hand, spread=spread, glare=False)
+        for under, over in pairwise(scene.cards):
+            width = math.dist(under.corners[0], under.corners[1])
+            truth = np.array(under.corners)
+            misses = [
+                float(np.max(np.linalg.norm(np.array(quad) - truth, axis=1)))
+                for quad, _ in fan_neighbours(as_quad(np.array(over.corners)))
+            ]
+            assert min(misses) < 0.08 * width, (seed, min(misses) / width)
