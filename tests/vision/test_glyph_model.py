@@ -7,12 +7,10 @@ from __future__ import annotations
 from itertools import islice
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from vision.glyphs import REJECT, GlyphModel, NetModel
-from vision.training import glyphs as training
 from vision.training.designs import FontError, draw_face, font_path, random_design, suit_mask
 from vision.training.glyphs import DESIGN_BATCHES, ExampleSet, drawn_designs, examples_of, main
 
@@ -118,19 +116,3 @@ def test_a_missing_packaged_font_is_a_one_line_error() -> None:
     with pytest.raises(FontError, match=r"Nope\.ttf of matplotlib not found"):
         font_path("matplotlib", "Nope.ttf")
     assert font_path("kivy", "Roboto-Regular.ttf").is_file()
-
-
-def test_small_drawings_are_cards_of_the_small_height_range(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(training, "SMALL_SHARE", 1.0)
-    monkeypatch.setattr(training, "FORESHORTENED_SHARE", 0.0)
-    rng = np.random.default_rng(3)
-    face = draw_face(random_design(rng), "3s", rng)
-    height = face.shape[0]
-    low, high = training.SMALL_CARD_PIXELS
-    for _ in range(5):
-        _, homography = training.draw_card(face, rng)
-        ends = np.array([[[0.0, 0.0], [0.0, float(height)]]], np.float32)
-        top, bottom = cv2.perspectiveTransform(ends, homography)[0]
-        assert 0.85 * low < float(np.hypot(*(bottom - top))) < 1.15 * high

@@ -44,10 +44,6 @@ REJECTS_PER_INDEX = 10
 #: Range of card heights (pixels) the examples are drawn at: index glyphs of about 6 to 35 px,
 #: drawn evenly on a log scale (as many examples from 70 to 140 px as from 210 to 420 px).
 CARD_PIXELS = (70, 420)
-#: Share of drawings drawn instead at card heights in this range (index glyphs of about 7-9
-#: px, as a whole table at 1080p shows them; the reader looks at them again enlarged).
-SMALL_SHARE = 0.25
-SMALL_CARD_PIXELS = (80, 110)
 #: Share of drawings seen foreshortened (a tilted camera), by this factor along a random
 #: direction; share saved as JPEG, at this quality (low, high).
 FORESHORTENED_SHARE = 0.4
@@ -146,11 +142,7 @@ def draw_card(card_bgr: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarra
     Returns the scene and the homography from card pixels to scene pixels.
     """
     height, width = card_bgr.shape[:2]
-    card_px = (
-        rng.uniform(*SMALL_CARD_PIXELS)
-        if rng.random() < SMALL_SHARE
-        else float(np.exp(rng.uniform(*np.log(CARD_PIXELS))))
-    )
+    card_px = float(np.exp(rng.uniform(*np.log(CARD_PIXELS))))
     scale = card_px / height
     angle = rng.uniform(0, 2 * np.pi)
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
