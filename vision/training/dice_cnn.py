@@ -17,6 +17,7 @@ thread, seeded: repeatable.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -68,7 +69,7 @@ class CnnModel:
         return out
 
 
-def _network(features: int) -> Any:
+def _network(features: int, channels_each: tuple[int, ...]) -> Any:
     import torch
     from torch import nn
 
@@ -77,11 +78,11 @@ def _network(features: int) -> Any:
             super().__init__()
             layers: list[nn.Module] = []
             previous = 1
-            for channels in CHANNELS:
+            for channels in channels_each:
                 layers += [nn.Conv2d(previous, channels, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
                 previous = channels
             self.conv = nn.Sequential(*layers)
-            side = PATCH // 2 ** len(CHANNELS)
+            side = PATCH // 2 ** len(channels_each)
             self.head = nn.Sequential(
                 nn.Linear(previous * side * side + features, HIDDEN),
                 nn.ReLU(),
@@ -116,7 +117,13 @@ def _augmented(batch: Any, generator: Any) -> Any:
     return torch.cat([patches.flatten(1), batch[:, PATCH * PATCH :]], dim=1)
 
 
-def fit_cnn(inputs: Array, labels: npt.NDArray[np.int_], *, epochs: int = EPOCHS) -> CnnModel:
+def fit_cnn(
+    inputs: Array,
+    labels: npt.NDArray[np.int_],
+    *,
+    epochs: int = EPOCHS,
+    channels: tuple[int, ...] = CHANNELS,
+) -> CnnModel:
     """The CNN fitted to ``inputs`` and ``labels`` (Adam, cross-entropy), seeded; sure 0.5."""
     import torch
 
@@ -127,7 +134,7 @@ def fit_cnn(inputs: Array, labels: npt.NDArray[np.int_], *, epochs: int = EPOCHS
     mean = features.mean(axis=0)
     scale = features.std(axis=0)
     scale[scale < 1e-6] = 1.0
-    model = CnnModel(_network(features.shape[1]), mean, scale, 0.5)
+    model = CnnModel(_network(features.shape[1], channels), mean, scale, 0.5)
     x = torch.from_numpy(model._standardised(inputs))
     y = torch.from_numpy(labels.astype(np.int64))
     optimiser = torch.optim.Adam(model.net.parameters(), lr=0.002, weight_decay=1e-5)
@@ -146,7 +153,13 @@ def fit_cnn(inputs: Array, labels: npt.NDArray[np.int_], *, epochs: int = EPOCHS
     return model
 
 
-def train_cnn(seen: Sequence[Seen], settings: DiceSettings) -> CnnModel:
+def train_cnn(
+    seen: Sequence[Seen],
+    settings: DiceSettings,
+    *,
+    epochs: int = EPOCHS,
+    channels: tuple[int, ...] = CHANNELS,
+) -> CnnModel:
     """:func:`vision.dice_training.train` with the CNN: fitted to every candidate of
     ``seen``, sure threshold set on its photos."""
     inputs: list[npt.NDArray[np.float64]] = []
@@ -155,7 +168,9 @@ def train_cnn(seen: Sequence[Seen], settings: DiceSettings) -> CnnModel:
         more_inputs, more_labels = rows(one)
         inputs += more_inputs
         labels += more_labels
-    model = fit_cnn(np.array(inputs, np.float32), np.array(labels))
+    model = fit_cnn(
+        np.array(inputs, np.float32), np.array(labels), epochs=epochs, channels=channels
+    )
     photos = [one for one in seen if one.photo.source not in ("synthetic", AUGMENTED)]
     return model.with_sure(sure_threshold(photos or seen, model, settings))  # type: ignore[arg-type]
 
@@ -170,7 +185,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     from vision.dice_labels import SOURCES, load_source
     from vision.dice_training import SCENES, altered, see, synthetic, train
 
-    quick = "--quick" in (argv or ())
+    parser = argparse.ArgumentParser(prog="python -m vision.training.dice_cnn")
+    parser.add_argument("--quick", action="store_true", help="every third photo, 300 scenes")
+    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument("--channels", default=",".join(map(str, CHANNELS)), help="e.g. 8,16,32")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    channels = tuple(int(part) for part in args.channels.split(","))
     cv2.setNumThreads(1)
     settings = DiceSettings()
     step = 3 if quick else 1
@@ -181,9 +202,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         rest = scenes + [
             one for other in SOURCES if other != source for one in seen[other] + copies[other]
         ]
-        for name, trainer in (("patch network", train), ("cnn", train_cnn)):
+        trainers = (
+            ("patch network", lambda rest=rest: train(rest, settings)),
+            (
+                "cnn",
+                lambda rest=rest: train_cnn(rest, settings, epochs=args.epochs, channels=channels),
+            ),
+        )
+        for name, trainer in trainers:
             started = time.process_time()
-            model = trainer(rest, settings)
+            model = trainer()
             spent = time.process_time() - started
             total, sure = score_seen(seen[source], model, settings)  # type: ignore[arg-type]
             print(f"{name:14} left out: {row(source, total)}; sure at {model.sure:.3f}")
