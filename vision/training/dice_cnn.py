@@ -34,7 +34,7 @@ from vision.dice_training import Seen, rows, sure_threshold
 Array = npt.NDArray[np.float32]
 CHANNELS = (8, 16, 32)
 HIDDEN = 64
-EPOCHS = 6
+EPOCHS = 20
 BATCH = 256
 SEED = 5
 
