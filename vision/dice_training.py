@@ -148,15 +148,25 @@ def _label(photo: LabelledPhoto, candidate: Candidate) -> int | None:
 def train(seen: Sequence[Seen], settings: DiceSettings, *, epochs: int = 6) -> DiceModel:
     """Fit the model to every candidate of ``seen``, then set its sure threshold on the dice
     it then reports in the photos among them (the synthetic scenes if there are none)."""
+    model = fit(*turned(*stacked_rows(seen)), epochs=epochs)
+    return model.with_sure(sure_threshold(real_photos(seen), model, settings))
+
+
+def stacked_rows(seen: Sequence[Seen]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int_]]:
+    """Every training row of ``seen`` (:func:`rows`) and its label, as two arrays."""
     inputs: list[npt.NDArray[np.float64]] = []
     labels: list[int] = []
     for one in seen:
         more_inputs, more_labels = rows(one)
         inputs += more_inputs
         labels += more_labels
-    model = fit(*turned(np.array(inputs, np.float32), np.array(labels)), epochs=epochs)
-    photos = [one for one in seen if one.photo.source not in ("synthetic", AUGMENTED)]
-    return model.with_sure(sure_threshold(photos or seen, model, settings))
+    return np.array(inputs, np.float32), np.array(labels)
+
+
+def real_photos(seen: Sequence[Seen]) -> Sequence[Seen]:
+    """The real photos of ``seen`` (not synthetic scenes, not altered copies): where a sure
+    threshold is set; all of ``seen`` if it has none."""
+    return [one for one in seen if one.photo.source not in ("synthetic", AUGMENTED)] or seen
 
 
 def turned(

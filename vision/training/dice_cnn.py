@@ -27,9 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice import DiceSettings
-from vision.dice_augment import SOURCE as AUGMENTED
 from vision.dice_model import PATCH
-from vision.dice_training import Seen, rows, sure_threshold
+from vision.dice_training import Seen, real_photos, stacked_rows, sure_threshold
 
 Array = npt.NDArray[np.float32]
 CHANNELS = (8, 16, 32)
@@ -162,17 +161,8 @@ def train_cnn(
 ) -> CnnModel:
     """:func:`vision.dice_training.train` with the CNN: fitted to every candidate of
     ``seen``, sure threshold set on its photos."""
-    inputs: list[npt.NDArray[np.float64]] = []
-    labels: list[int] = []
-    for one in seen:
-        more_inputs, more_labels = rows(one)
-        inputs += more_inputs
-        labels += more_labels
-    model = fit_cnn(
-        np.array(inputs, np.float32), np.array(labels), epochs=epochs, channels=channels
-    )
-    photos = [one for one in seen if one.photo.source not in ("synthetic", AUGMENTED)]
-    return model.with_sure(sure_threshold(photos or seen, model, settings))  # type: ignore[arg-type]
+    model = fit_cnn(*stacked_rows(seen), epochs=epochs, channels=channels)
+    return model.with_sure(sure_threshold(real_photos(seen), model, settings))  # type: ignore[arg-type]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
