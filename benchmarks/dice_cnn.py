@@ -1,6 +1,6 @@
 """Experiment: a small CNN in place of the dice patch network, trained with PyTorch.
 
-``python -m vision.training.dice_cnn [--quick]`` (needs the optional ``train`` extra:
+``python -m benchmarks.dice_cnn [--quick]`` (needs the optional ``train`` extra:
 ``pip install -e .[train]``) finds the reader's candidates (:func:`vision.dice.candidates`)
 in the synthetic scenes, the three photo sources and one altered copy of each photo, as
 :mod:`benchmarks.bench_dice` does, and for each source left out trains both the shipped
@@ -19,16 +19,30 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
+from benchmarks.bench_dice import DATA, QUICK_SCENES, row, score_seen
 from vision.dice import DiceSettings
+from vision.dice_labels import SOURCES, load_source
 from vision.dice_model import PATCH
-from vision.dice_training import Seen, real_photos, stacked_rows, sure_threshold
+from vision.dice_training import (
+    SCENES,
+    Seen,
+    altered,
+    real_photos,
+    see,
+    stacked_rows,
+    sure_threshold,
+    synthetic,
+    train,
+)
 
 Array = npt.NDArray[np.float32]
 CHANNELS = (8, 16, 32)
@@ -137,7 +151,6 @@ def fit_cnn(
     x = torch.from_numpy(model._standardised(inputs))
     y = torch.from_numpy(labels.astype(np.int64))
     optimiser = torch.optim.Adam(model.net.parameters(), lr=0.002, weight_decay=1e-5)
-    model.net.train()
     for _ in range(epochs):
         order = torch.randperm(len(x), generator=generator)
         for start in range(0, len(x), BATCH):
@@ -148,7 +161,6 @@ def fit_cnn(
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-    model.net.eval()
     return model
 
 
@@ -167,15 +179,7 @@ def train_cnn(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Leave each source out; score the patch network and the CNN on it."""
-    import time
-
-    import cv2
-
-    from benchmarks.bench_dice import DATA, QUICK_SCENES, row, score_seen
-    from vision.dice_labels import SOURCES, load_source
-    from vision.dice_training import SCENES, altered, see, synthetic, train
-
-    parser = argparse.ArgumentParser(prog="python -m vision.training.dice_cnn")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.dice_cnn")
     parser.add_argument("--quick", action="store_true", help="every third photo, 300 scenes")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--channels", default=",".join(map(str, CHANNELS)), help="e.g. 8,16,32")
