@@ -145,6 +145,10 @@ UNREAD_CLAIM = 0.94
 #: A part read must show at least this share of its own print (the ink most taught faces
 #: lack: the expression, not the difficulty icons every card has), sure or not.
 TEXT_FLOOR = 0.1
+#: ... and, over what shows, its ink must differ from every other taught card's (either
+#: way up) on at least this share of the thumbnail: a part that does not tell the cards
+#: apart is not read as one of them (the benchmark's legibility rule, the same 1 %).
+DISTINCT_FLOOR = 0.01
 
 
 @dataclass(frozen=True)
@@ -354,6 +358,8 @@ class PartialReader:
             if best is None or best.refined is None:
                 break
             quad, scored = best.refined
+            # A part that does not tell its card from another is surely a card too.
+            hidden = hidden or scored.distinct < DISTINCT_FLOOR
             if not hidden:
                 oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
                 reads.append(
@@ -418,8 +424,12 @@ class PartialReader:
         turned = scores[entries, 1, chosen] > scores[entries, 0, chosen]
         # How much of its print shows matters only where a part may be read.
         texts = np.ones(len(chosen), np.float32)
+        distinct = np.ones(len(chosen), np.float32)
         readable = (top >= ACCEPT_PART) & (np.array(shares) < WHOLE_SHARE)
         texts[readable] = self.matcher.text_shares(
+            shown[readable], chosen[readable], turned[readable]
+        )
+        distinct[readable] = self.matcher.distinct_shares(
             shown[readable], chosen[readable], turned[readable]
         )
         for entry, (number, share, mask_number) in enumerate(
@@ -435,6 +445,7 @@ class PartialReader:
                 bool(turned[entry]),
                 mask_number,
                 float(texts[entry]),
+                float(distinct[entry]),
             )
             if share < WHOLE_SHARE and found.score >= ACCEPT_PART and not _accepted(found):
                 found = self._decided(found, scores[entry], parts[entry], masks[entry], used)
@@ -460,10 +471,12 @@ class PartialReader:
             return found
         index, turned = pair[winner]
         other = float(card_scores[pair[1 - winner][0]])
+        card, up = np.array([index]), np.array([turned])
         return _Scored(
             self.matcher.ids[index], float(card_scores[index]), other, found.visible, turned,
             found.mask,
-            float(self.matcher.text_shares(mask[None], np.array([index]), np.array([turned]))[0]),
+            float(self.matcher.text_shares(mask[None], card, up)[0]),
+            float(self.matcher.distinct_shares(mask[None], card, up)[0]),
             decided=True,
         )
 
@@ -514,6 +527,7 @@ class _Scored:
     turned: bool
     mask: int
     text: float
+    distinct: float
     decided: bool = False
 
 

@@ -81,6 +81,7 @@ class PartialMatcher:
         # least half of the taught faces lack.
         ink = self._thumbs < INK_SHARE * np.median(self._thumbs, axis=1, keepdims=True)
         self._text = (ink & (ink.mean(axis=0) < 0.5)).astype(np.float32)
+        self._ink = ink.astype(np.float32)
 
     def text_shares(self, masks: Array, cards: Array, turned: Array) -> Array:
         """How much of its own print each of ``cards`` (indices; ``turned``: half a turn)
@@ -100,6 +101,40 @@ class PartialMatcher:
         text[turned] = text[turned][:, ::-1]
         shares: Array = (text * masks).sum(axis=1) / np.maximum(text.sum(axis=1), 1.0)
         return shares
+
+    def distinct_shares(self, masks: Array, cards: Array, turned: Array) -> Array:
+        """How plainly each of ``cards`` (indices; ``turned``: half a turn) is told from
+        the others over the matching row of ``masks`` (flattened thumbnails, 0/1): the
+        least share of the thumbnail, over every other taught card either way up, where
+        one of the two has ink and the other not (1 for a deck of one card: there is no
+        other card to tell it from).
+
+        >>> plain = np.full((140, 100, 3), 240, np.uint8)
+        >>> a, b = plain.copy(), plain.copy()
+        >>> for face in (a, b): face[10:30, 10:30] = 20  # an icon both cards have
+        >>> a[100:120, 20:80] = 20  # a's own print, low on the face
+        >>> matcher = PartialMatcher({"a": a, "b": b})
+        >>> top = np.zeros(THUMB_SIZE[::-1], np.float32); top[:28] = 1
+        >>> matcher.distinct_shares(top.reshape(1, -1), np.array([0]), np.array([False]))
+        array([0.], dtype=float32)
+        """
+        count = len(self.ids)
+        if count == 1:
+            return np.ones(len(cards), np.float32)
+        own = self._ink[cards]
+        own[turned] = own[turned][:, ::-1]
+        shown = np.asarray(masks, np.float32)
+        others = np.concatenate([self._ink, self._ink[:, ::-1]])
+        # |own xor other| summed over the mask: own + other - 2 own other, each masked.
+        differ = (
+            (own * shown).sum(axis=1)[:, None]
+            + shown @ others.T
+            - 2.0 * (own * shown) @ others.T
+        ) / shown.shape[1]
+        rows = np.arange(len(cards))
+        differ[rows, cards] = differ[rows, cards + count] = np.inf
+        least: Array = differ.min(axis=1).astype(np.float32)
+        return least
 
     def decide(
         self, part: Array, mask: Array, first: tuple[int, bool], second: tuple[int, bool]

@@ -12,7 +12,8 @@ import pytest
 
 from benchmarks.bench_taught_overlap import legible, overlapped_scene, taught_faces
 from vision.observations import CardObservation
-from vision.partial import CardWhite, OverlapRecognizer, PartialRead
+from vision.partial import DISTINCT_FLOOR, TEXT_FLOOR, CardWhite, OverlapRecognizer, PartialRead
+from vision.partial_match import THUMB_SIZE, PartialMatcher
 from vision.partial_pose import as_quad, fan_neighbours
 from vision.profile import DeckProfile, ProfileRecognizer
 from vision.scenes.hands import spread_fan
@@ -67,14 +68,21 @@ def test_a_fan_of_bordered_cards_is_read_to_the_bottom_card(
 ) -> None:
     # Each strip is its own white part (the gold borders part them): a card read from its
     # part claims that part only, not the strips of the cards over it, whichever is read first.
+    # (Seed 3's bottom fib strip shows, once the card over it is claimed, 0.94 % of
+    # the thumbnail where fib's ink differs from another card's: under DISTINCT_FLOOR,
+    # claimed unread.)
     faces, profile = deck
     recognizer = OverlapRecognizer(profile)
     hand = [faces[name] for name in ("fib", "factorsum", "triangle", "pidigit")]
+    right = 0
     for seed in (2, 3, 4):
         scene = spread_fan(SceneBuilder(seed), hand, spread=25.0, height_cm=55.0, glare=False)
         assert all(0.4 <= card.visible_fraction < 0.5 for card in scene.cards[:-1])
         assert legible(scene, list(faces.values())) == [True] * 4
-        assert _right_and_wrong(scene, recognizer.recognize(scene.image)) == (4, 0)
+        scene_right, wrong = _right_and_wrong(scene, recognizer.recognize(scene.image))
+        assert wrong == 0 and scene_right >= 3
+        right += scene_right
+    assert right >= 11
 
 
 def test_a_strip_of_two_cards_alike_does_not_hide_the_card_under_it(
@@ -110,6 +118,25 @@ def test_strips_showing_little_of_their_print_are_not_read_as_another_card(
         scene = overlapped_scene(SceneBuilder(seed), "column", hand, 55.0)
         assert legible(scene, list(faces.values())) == [False, False, False, True]
         assert _right_and_wrong(scene, recognizer.recognize(scene.image))[1] == 0
+
+
+def test_a_part_showing_only_what_two_cards_share_does_not_tell_them_apart(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # The top 60 % of "Xth digit of pi" shows most of its print, but not the word that
+    # tells it from "Xth digit of e": such a part is not read (it is claimed unread).
+    _, profile = deck
+    matcher = PartialMatcher(profile.faces)
+    cards = np.array([matcher.ids.index(card) for card in ("pidigit", "edigit", "6x")])
+    upright = np.zeros(3, bool)
+    top = np.zeros((3, THUMB_SIZE[1], THUMB_SIZE[0]), np.float32)
+    top[:, : round(0.6 * THUMB_SIZE[1])] = 1
+    texts = matcher.text_shares(top.reshape(3, -1), cards, upright)
+    assert (texts >= TEXT_FLOOR).all()
+    distinct = matcher.distinct_shares(top.reshape(3, -1), cards, upright)
+    assert distinct[0] == distinct[1] < DISTINCT_FLOOR / 2 and distinct[2] > 4 * DISTINCT_FLOOR
+    whole = matcher.distinct_shares(np.ones((3, top[0].size), np.float32), cards, upright)
+    assert (whole >= 2 * DISTINCT_FLOOR).all()
 
 
 def test_icon_strips_of_a_column_are_not_read_sure_as_a_card_not_there(
