@@ -48,6 +48,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.light import darkest_channel
 from vision.observations import CardObservation
 from vision.outline import MIN_AREA_FRACTION, Quad, closed_white_mask, side
 from vision.partial_match import (
@@ -180,8 +181,13 @@ class CardWhite:
 
     @classmethod
     def of(cls, frame_bgr: Image) -> CardWhite:
-        """The masks of ``frame_bgr``."""
-        white = closed_white_mask(frame_bgr)
+        """The masks of ``frame_bgr``; where the frame's card white takes in a pale table
+        (more than :data:`MAX_GROUP_FRACTION` of the frame: a light cloth whose brighter
+        side passes the frame's level), the white brighter than that (:func:`brighter_white`)."""
+        darkest = darkest_channel(frame_bgr)
+        white = closed_white_mask(frame_bgr, darkest)
+        if np.count_nonzero(white) > MAX_GROUP_FRACTION * white.size:
+            white = brighter_white(darkest, white)
         bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PIXELS, BRIDGE_PIXELS))
         return cls(white, cv2.morphologyEx(white, cv2.MORPH_CLOSE, bridge))
 
@@ -200,6 +206,18 @@ class CardWhite:
         area, *_ = cv2.floodFill(flooded, mask, (int(centre[0]), int(centre[1])), 128)
         card_area = cv2.contourArea(np.array(quad, np.float32))
         return bool(area <= ALONE_GROWTH * card_area)
+
+
+def brighter_white(darkest: Array, white: Array) -> Array:
+    """The card white (0/255, gaps up to 5 px closed, as :func:`closed_white_mask`) of a
+    frame whose ``white`` takes in the table: the pixels of the ``darkest`` channel
+    (blurred as for ``white``) above the Otsu level of those ``white`` marks - cards are
+    brighter than the brighter side of a pale table."""
+    blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
+    values = blurred[white > 0].reshape(-1, 1)
+    level, _ = cv2.threshold(values, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    _, mask = cv2.threshold(blurred, level, 255, cv2.THRESH_BINARY)
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
 
 
 class PartialReader:

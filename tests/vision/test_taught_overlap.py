@@ -12,6 +12,7 @@ import pytest
 
 from benchmarks.bench_taught_overlap import legible, overlapped_scene, taught_faces
 from vision.observations import CardObservation
+from vision.outline import closed_white_mask
 from vision.partial import DISTINCT_FLOOR, TEXT_FLOOR, CardWhite, OverlapRecognizer, PartialRead
 from vision.partial_match import THUMB_SIZE, PartialMatcher
 from vision.partial_pose import as_quad, fan_neighbours
@@ -192,6 +193,25 @@ def test_a_card_apart_from_the_others_lies_alone(
     scene = SceneBuilder(9).build([faces["6x"], faces["prime"]], glare=False)
     white = CardWhite.of(scene.image)
     assert [white.lies_alone(card.corners) for card in scene.cards] == [True, True]
+
+
+def test_a_hand_on_a_pale_cloth_whose_brighter_side_passes_for_card_white_is_read(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # The light falls across a pale cloth: the frame's own card-white level takes in its
+    # brighter side (a third to a half of the frame), so no group of cards was found and
+    # the top card of this tight fan (the only legible one) was not read.
+    faces, profile = deck
+    recognizer = OverlapRecognizer(profile)
+    for seed in (3, 5, 7):
+        hand = [faces[name] for name in ("x/2", "fib", "6x")]
+        scene = SceneBuilder(seed).build(
+            hand, layout="fan", surface=("cloth", "light"), height_cm=55.0
+        )
+        assert np.count_nonzero(closed_white_mask(scene.image)) > 0.3 * scene.image[..., 0].size
+        white = CardWhite.of(scene.image).white
+        assert np.count_nonzero(white) < 0.05 * white.size
+        assert _right_and_wrong(scene, recognizer.recognize(scene.image)) == (1, 0)
 
 
 def test_a_card_is_legible_when_its_visible_part_tells_it_from_every_other(
