@@ -247,14 +247,18 @@ class PartialReader:
         for quad in claimed:
             _claim(taken, quad, value=255)
         frame_area = width * height
-        region = np.zeros((height, width), np.uint8)
-        outer = []
-        for group in groups:
-            if MIN_AREA_FRACTION * frame_area <= cv2.contourArea(group) <= (
-                MAX_GROUP_FRACTION * frame_area
-            ):
-                cv2.drawContours(region, [group], -1, 255, -1)
-                outer.append(group)
+        outer = [
+            group
+            for group in groups
+            if MIN_AREA_FRACTION * frame_area
+            <= cv2.contourArea(group)
+            <= MAX_GROUP_FRACTION * frame_area
+        ]
+        # Each group drawn in its own number (1, 2, ...): the parts inside it are its.
+        numbered = np.zeros((height, width), np.int32)
+        for number, group in enumerate(outer, start=1):
+            cv2.drawContours(numbered, [group], -1, number, -1)
+        region = np.where(numbered > 0, 255, 0).astype(np.uint8)
         parts, _ = cv2.findContours(
             cv2.bitwise_and(white, cv2.bitwise_and(region, cv2.bitwise_not(taken))),
             cv2.RETR_EXTERNAL,
@@ -265,10 +269,14 @@ class PartialReader:
             if cv2.contourArea(part) >= MIN_PART_FRACTION * frame_area:
                 piece = np.zeros((height, width), np.uint8)
                 cv2.drawContours(piece, [part], -1, 255, -1)
-                pieces.append((piece, region_corners(part)))
+                x, y = part[0, 0]
+                pieces.append(_Piece(piece, region_corners(part), int(numbered[y, x])))
         # The groups' own outlines run along the outer edges of the cards: clean corners
         # where ink or a shadow notches the white parts.
-        pieces += [(region, region_corners(group)) for group in outer]
+        pieces += [
+            _Piece(region, region_corners(group), number)
+            for number, group in enumerate(outer, start=1)
+        ]
         return self._read_region(frame_bgr, pieces, region, taken, claimed, set(exclude))
 
     def verify(self, frame_bgr: Image, quad: Quad) -> _Scored | None:
@@ -281,16 +289,25 @@ class PartialReader:
     def _read_region(
         self,
         frame_bgr: Image,
-        pieces: Sequence[tuple[Array, list[Corner]]],
+        pieces: Sequence[_Piece],
         region: Array,
         taken: Array,
         claimed: Sequence[Quad],
         used: set[str],
     ) -> list[PartialRead]:
         known = [min(side(quad, 0), side(quad, 2)) for quad in claimed]
-        widths = card_widths([corner for _, corners in pieces for corner in corners], known)
+        widths = card_widths([corner for piece in pieces for corner in piece.corners], known)
         if not widths:
             return []
+        # Hypotheses are laid at the widths each group's own outlines suggest (and those
+        # of the cards read whole): a glare patch or another group is no card of it.
+        group_widths = {
+            number: card_widths(
+                [corner for piece in pieces if piece.group == number for corner in piece.corners],
+                known,
+            )
+            for number in {piece.group for piece in pieces}
+        }
         free = cv2.bitwise_and(region, cv2.bitwise_not(taken))
         grey = blurred_grey(frame_bgr, region, THUMB_BLUR * widths[0] / FACE_SIZE[0])
         # A hypothesis may reach over the coloured border round a group (a celebrity
@@ -303,13 +320,13 @@ class PartialReader:
         candidates: list[_Candidate] = []
         seen: set[tuple[int, int, int, int]] = set()
         owns = []
-        for piece, corners in pieces:
+        for piece in pieces:
             # A group's own outline sees the whole unclaimed group: no mask of its own.
-            own = None if piece is region else piece & free
+            own = None if piece.mask is region else piece.mask & free
             if own is not None:
                 owns.append(own)
-            for corner in corners:
-                for quad in hypotheses(corner, widths):
+            for corner in piece.corners:
+                for quad in hypotheses(corner, group_widths[piece.group]):
                     key = _pose_key(quad)
                     if key not in seen:
                         seen.add(key)
@@ -534,6 +551,16 @@ class PartialReader:
                 if reach < 0.25:
                     break
         return quad, scored
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A white part of a group of cards (or the group itself: ``mask`` is the region),
+    the card corners on its outline and the number of its group."""
+
+    mask: Array
+    corners: list[Corner]
+    group: int
 
 
 @dataclass(frozen=True)
