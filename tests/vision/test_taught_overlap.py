@@ -7,6 +7,7 @@ import math
 from itertools import pairwise
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -18,7 +19,7 @@ from vision.partial_match import THUMB_SIZE, PartialMatcher
 from vision.partial_pose import as_quad, fan_neighbours
 from vision.profile import DeckProfile, ProfileRecognizer
 from vision.scenes.hands import spread_fan
-from vision.scenes.synthetic import CardFace, FaceLibrary, Scene, SceneBuilder
+from vision.scenes.synthetic import CARD_CM, CardFace, FaceLibrary, Scene, SceneBuilder
 from vision.watcher import profile_reader
 
 
@@ -184,6 +185,25 @@ def test_a_row_of_core_and_celebrity_cards_is_read_from_the_card_over_each(
         scene = overlapped_scene(SceneBuilder(seed), "row", hand, 55.0)
         assert all(0.65 <= card.visible_fraction < 0.9 for card in scene.cards[:-1])
         assert _right_and_wrong(scene, recognizer.recognize(scene.image)) == (4, 0)
+
+
+def test_a_patch_of_glare_on_the_table_does_not_set_the_widths_cards_are_laid_at(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # The glare is card white apart from the cards; when the widths measured across it
+    # were tried for the cards as well, "Xth digit of pi" was read as e.
+    faces, profile = deck
+    turn = 135.0
+    shift = 0.375 * CARD_CM[0]
+    along = (shift * math.cos(math.radians(turn)), shift * math.sin(math.radians(turn)))
+    scene = SceneBuilder(15).build(
+        [faces["pidigit"], faces["2x+4"]], rotation=[turn, turn],
+        positions=[(-along[0], -along[1]), along], height_cm=55.0, glare=True,
+        surface=("cloth", "light"),
+    )
+    groups = cv2.connectedComponents(CardWhite.of(scene.image).bridged)[0] - 1
+    assert groups == 2  # the cards and the glare
+    assert _right_and_wrong(scene, OverlapRecognizer(profile).recognize(scene.image)) == (2, 0)
 
 
 def test_a_card_apart_from_the_others_lies_alone(
