@@ -247,14 +247,14 @@ class PartialReader:
         for quad in claimed:
             _claim(taken, quad, value=255)
         frame_area = width * height
+        areas = [cv2.contourArea(group) for group in groups]
         outer = [
             group
-            for group in groups
-            if MIN_AREA_FRACTION * frame_area
-            <= cv2.contourArea(group)
-            <= MAX_GROUP_FRACTION * frame_area
+            for area, group in sorted(zip(areas, groups, strict=True), key=lambda pair: -pair[0])
+            if MIN_AREA_FRACTION * frame_area <= area <= MAX_GROUP_FRACTION * frame_area
         ]
-        # Each group drawn in its own number (1, 2, ...): the parts inside it are its.
+        # Each group drawn in its own number (1, 2, ... largest first): the parts inside
+        # it are its.
         numbered = np.zeros((height, width), np.int32)
         for number, group in enumerate(outer, start=1):
             cv2.drawContours(numbered, [group], -1, number, -1)
@@ -296,9 +296,6 @@ class PartialReader:
         used: set[str],
     ) -> list[PartialRead]:
         known = [min(side(quad, 0), side(quad, 2)) for quad in claimed]
-        widths = card_widths([corner for piece in pieces for corner in piece.corners], known)
-        if not widths:
-            return []
         # Hypotheses are laid at the widths each group's own outlines suggest (and those
         # of the cards read whole): a glare patch or another group is no card of it.
         group_widths = {
@@ -306,8 +303,12 @@ class PartialReader:
                 [corner for piece in pieces if piece.group == number for corner in piece.corners],
                 known,
             )
-            for number in {piece.group for piece in pieces}
+            for number in sorted({piece.group for piece in pieces})
         }
+        # The frame is blurred for the largest group's cards that have a width.
+        widths = next((found for found in group_widths.values() if found), None)
+        if widths is None:
+            return []
         free = cv2.bitwise_and(region, cv2.bitwise_not(taken))
         grey = blurred_grey(frame_bgr, region, THUMB_BLUR * widths[0] / FACE_SIZE[0])
         # A hypothesis may reach over the coloured border round a group (a celebrity
@@ -394,7 +395,7 @@ class PartialReader:
                 break
             quad, scored = best.refined
             # A part that does not tell its card from another is surely a card too.
-            hidden = hidden or scored.distinct < DISTINCT_FLOOR
+            hidden = hidden or not self._tells_apart(quad, scored, best.visible(free))
             if not hidden:
                 oriented: Quad = (quad[2], quad[3], quad[0], quad[1]) if scored.turned else quad
                 reads.append(
@@ -432,8 +433,7 @@ class PartialReader:
                 grey, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
             )
             for mask_number, shown in enumerate(visible):
-                seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
-                weights = cv2.erode((seen >= 250).astype(np.float32), ERODE)
+                weights = _thumb_mask(shown, warp)
                 share = float(weights.mean())
                 if share >= MIN_VISIBLE:
                     parts.append(part.reshape(-1))
@@ -459,12 +459,8 @@ class PartialReader:
         turned = scores[entries, 1, chosen] > scores[entries, 0, chosen]
         # How much of its print shows matters only where a part may be read.
         texts = np.ones(len(chosen), np.float32)
-        distinct = np.ones(len(chosen), np.float32)
         readable = (top >= ACCEPT_PART) & (np.array(shares) < WHOLE_SHARE)
         texts[readable] = self.matcher.text_shares(
-            shown[readable], chosen[readable], turned[readable]
-        )
-        distinct[readable] = self.matcher.distinct_shares(
             shown[readable], chosen[readable], turned[readable]
         )
         for entry, (number, share, mask_number) in enumerate(
@@ -480,7 +476,6 @@ class PartialReader:
                 bool(turned[entry]),
                 mask_number,
                 float(texts[entry]),
-                float(distinct[entry]),
             )
             if share < WHOLE_SHARE and found.score >= ACCEPT_PART and not _accepted(found):
                 found = self._decided(found, scores[entry], parts[entry], masks[entry], used)
@@ -488,6 +483,16 @@ class PartialReader:
             if current is None or _rank(found) > _rank(current):
                 best[number] = found
         return best
+
+    def _tells_apart(self, quad: Quad, scored: _Scored, visible: Sequence[Array]) -> bool:
+        """Whether a part read at ``quad`` over its mask among ``visible`` shows its card
+        told from every other (:data:`DISTINCT_FLOOR`); a face showing whole does."""
+        if scored.visible >= WHOLE_SHARE:
+            return True
+        shown = _thumb_mask(visible[scored.mask], thumb_warp(quad)).reshape(1, -1)
+        card = np.array([self.matcher.ids.index(scored.card_id)])
+        distinct = self.matcher.distinct_shares(shown, card, np.array([scored.turned]))
+        return bool(distinct[0] >= DISTINCT_FLOOR)
 
     def _decided(
         self, found: _Scored, scores: Array, part: Array, mask: Array, used: set[str]
@@ -506,12 +511,10 @@ class PartialReader:
             return found
         index, turned = pair[winner]
         other = float(card_scores[pair[1 - winner][0]])
-        card, up = np.array([index]), np.array([turned])
         return _Scored(
             self.matcher.ids[index], float(card_scores[index]), other, found.visible, turned,
             found.mask,
-            float(self.matcher.text_shares(mask[None], card, up)[0]),
-            float(self.matcher.distinct_shares(mask[None], card, up)[0]),
+            float(self.matcher.text_shares(mask[None], np.array([index]), np.array([turned]))[0]),
             decided=True,
         )
 
@@ -572,7 +575,6 @@ class _Scored:
     turned: bool
     mask: int
     text: float
-    distinct: float
     decided: bool = False
 
 
@@ -589,6 +591,14 @@ class _Candidate:
         """The masks it is scored over: the unclaimed group, and the unclaimed white
         part it came from (if not the group itself)."""
         return (free,) if self.own is None else (free, self.own)
+
+
+def _thumb_mask(shown: Array, warp: Array) -> Array:
+    """The 0/1 float thumbnail of the visible mask ``shown`` (0/255) under ``warp``
+    (:func:`~vision.partial_match.thumb_warp`), its rim left out."""
+    seen = cv2.warpPerspective(shown, warp, THUMB_SIZE, flags=cv2.INTER_LINEAR)
+    mask: Array = cv2.erode((seen >= 250).astype(np.float32), ERODE)
+    return mask
 
 
 def _rank(scored: _Scored) -> tuple[bool, float]:

@@ -81,7 +81,8 @@ class PartialMatcher:
         # least half of the taught faces lack.
         ink = self._thumbs < INK_SHARE * np.median(self._thumbs, axis=1, keepdims=True)
         self._text = (ink & (ink.mean(axis=0) < 0.5)).astype(np.float32)
-        self._ink = ink.astype(np.float32)
+        # Every card's ink, upright and turned half a turn (2 x cards rows).
+        self._inks = np.concatenate([ink, ink[:, ::-1]]).astype(np.float32)
 
     def text_shares(self, masks: Array, cards: Array, turned: Array) -> Array:
         """How much of its own print each of ``cards`` (indices; ``turned``: half a turn)
@@ -121,16 +122,10 @@ class PartialMatcher:
         count = len(self.ids)
         if count == 1:
             return np.ones(len(cards), np.float32)
-        own = self._ink[cards]
-        own[turned] = own[turned][:, ::-1]
         shown = np.asarray(masks, np.float32)
-        others = np.concatenate([self._ink, self._ink[:, ::-1]])
+        own = self._inks[cards + count * np.asarray(turned, np.int64)] * shown
         # |own xor other| summed over the mask: own + other - 2 own other, each masked.
-        differ = (
-            (own * shown).sum(axis=1)[:, None]
-            + shown @ others.T
-            - 2.0 * (own * shown) @ others.T
-        ) / shown.shape[1]
+        differ = (own.sum(axis=1)[:, None] + (shown - 2.0 * own) @ self._inks.T) / shown.shape[1]
         rows = np.arange(len(cards))
         differ[rows, cards] = differ[rows, cards + count] = np.inf
         least: Array = differ.min(axis=1).astype(np.float32)
