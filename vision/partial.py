@@ -248,17 +248,14 @@ class PartialReader:
             _claim(taken, quad, value=255)
         frame_area = width * height
         areas = [cv2.contourArea(group) for group in groups]
+        # The groups of cards, largest first (numbered from 1 in this order).
         outer = [
             group
             for area, group in sorted(zip(areas, groups, strict=True), key=lambda pair: -pair[0])
             if MIN_AREA_FRACTION * frame_area <= area <= MAX_GROUP_FRACTION * frame_area
         ]
-        # Each group drawn in its own number (1, 2, ... largest first): the parts inside
-        # it are its.
-        numbered = np.zeros((height, width), np.int32)
-        for number, group in enumerate(outer, start=1):
-            cv2.drawContours(numbered, [group], -1, number, -1)
-        region = np.where(numbered > 0, 255, 0).astype(np.uint8)
+        region = np.zeros((height, width), np.uint8)
+        cv2.drawContours(region, outer, -1, 255, -1)
         parts, _ = cv2.findContours(
             cv2.bitwise_and(white, cv2.bitwise_and(region, cv2.bitwise_not(taken))),
             cv2.RETR_EXTERNAL,
@@ -269,8 +266,7 @@ class PartialReader:
             if cv2.contourArea(part) >= MIN_PART_FRACTION * frame_area:
                 piece = np.zeros((height, width), np.uint8)
                 cv2.drawContours(piece, [part], -1, 255, -1)
-                x, y = part[0, 0]
-                pieces.append(_Piece(piece, region_corners(part), int(numbered[y, x])))
+                pieces.append(_Piece(piece, region_corners(part), _group_of(part, outer)))
         # The groups' own outlines run along the outer edges of the cards: clean corners
         # where ink or a shadow notches the white parts.
         pieces += [
@@ -591,6 +587,20 @@ class _Candidate:
         """The masks it is scored over: the unclaimed group, and the unclaimed white
         part it came from (if not the group itself)."""
         return (free,) if self.own is None else (free, self.own)
+
+
+def _group_of(part: Array, groups: Sequence[Array]) -> int:
+    """The number (from 1, in the order of ``groups``) of the group of cards a white
+    ``part`` (a contour inside one of them) lies in."""
+    x, y = (float(value) for value in part[0, 0])
+    return next(
+        (
+            number
+            for number, group in enumerate(groups, start=1)
+            if cv2.pointPolygonTest(group, (x, y), False) >= 0
+        ),
+        0,
+    )
 
 
 def _thumb_mask(shown: Array, warp: Array) -> Array:
