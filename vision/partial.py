@@ -12,12 +12,12 @@ leave of the frame is read in three steps:
    card corner: the card's other side runs along the next edge where the two make a
    convex right angle, else square to the edge (that side is hidden).
 2. **Hypotheses.** From each corner a card is laid along its two sides, either taken as
-   the short side, at the card widths the frame suggests: whole cards read, whole sides
-   (an edge between two right-angle corners) and calipers across parallel edges; and,
-   round every card read (whole or from a part), the same card moved along its short
-   side (the card under it in a row) or turned about a pivot beyond either end (the card
-   under it in a fanned hand). A card reaching out of the
-   group is impossible and dropped.
+   the short side, at the card widths its group of cards suggests: whole cards read,
+   whole sides (an edge between two right-angle corners) and calipers across parallel
+   edges; and, round every card read (whole or from a part), the same card moved along
+   its short side (the card under it in a row) or turned about a pivot beyond either end
+   (the card under it in a fanned hand). A card reaching out of the group is impossible
+   and dropped.
 3. **Peeling** (matching in :mod:`vision.partial_match`). Every hypothesis is sampled as
    a thumbnail of its face (light divided out) and compared with the taught faces,
    either way up, by normalised correlation over its visible part, weighted to where the
@@ -32,7 +32,8 @@ leave of the frame is read in three steps:
 A card whose face shows whole is reported from :data:`ACCEPT_SCORE` and is sure from
 :data:`SURE_SCORE`; one read from a part (less than :data:`WHOLE_SHARE` of its face shows)
 must pass the stricter :data:`ACCEPT_PART` and :data:`SURE_PART`, each with a lead over
-the next best card, and show :data:`TEXT_FLOOR` of its own print unless sure. A read
+the next best card, show :data:`TEXT_FLOOR` of its own print and tell its card from
+every other (:data:`DISTINCT_FLOOR`; else it is claimed unread). A read
 under its sure level is reported ``unsure``; anything under its accept level (clutter,
 cards never taught, strips too narrow to tell) is not reported at all. The levels were
 chosen on the tuning scenes of ``benchmarks/bench_taught_overlap.py``
