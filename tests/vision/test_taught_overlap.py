@@ -234,6 +234,20 @@ def test_a_hand_on_a_pale_cloth_whose_brighter_side_passes_for_card_white_is_rea
         assert _right_and_wrong(scene, recognizer.recognize(scene.image)) == (1, 0)
 
 
+def test_standard_cards_on_a_white_table_are_not_read_as_taught_cards(
+    deck: tuple[dict[str, CardFace], DeckProfile], shared_data: Path
+) -> None:
+    # Real webcam photos: the table round the felt is white, so the frame's card white
+    # takes in a quarter of it or more and the brighter white is looked at instead.
+    _, profile = deck
+    recognizer = OverlapRecognizer(profile)
+    for name in ("club1.jpg", "diamond2.jpg", "heart3.jpg"):
+        photo = cv2.imread(str(shared_data / "cards" / "photos-webcam-felt" / name))
+        assert photo is not None
+        assert np.count_nonzero(closed_white_mask(photo)) > 0.25 * photo[..., 0].size
+        assert recognizer.recognize(photo) == []
+
+
 def test_a_card_is_legible_when_its_visible_part_tells_it_from_every_other(
     deck: tuple[dict[str, CardFace], DeckProfile],
 ) -> None:
