@@ -26,9 +26,12 @@ from vision.glyph_reads import IndexRead, read_glyphs
 from vision.glyphs import GlyphModel
 from vision.index_reader import (
     CARD_PER_GLYPH,
+    ENLARGE,
+    ENLARGED_SIZES,
     SMALL_GLYPH,
     Candidates,
     IndexCandidate,
+    Region,
     Spot,
     area_of,
     enlarged_candidates,
@@ -46,6 +49,10 @@ DWARFED = 0.7
 CORNER_READ = 0.25
 #: An index centre lies this far along the way from a card's corner to its centre.
 INDEX_ALONG_DIAGONAL = 0.22
+#: A card's corner index may be up to this many times the glyph size its card height
+#: implies (``CARD_PER_GLYPH``): jumbo indices (the felt webcam deck's rank is 1/6.2 of the
+#: card's long side, 1.86 times).
+JUMBO_INDEX = 2.0
 #: Two reads closer than this many glyph sizes are one index read twice.
 SAME_PLACE = 0.8
 
@@ -62,7 +69,8 @@ def closer_look(
     from their areas enlarged, where the closer look is wanted (see the module)."""
     small = candidates.small
     small = [c for c, tiny in zip(small, dwarfed(small, reads), strict=True) if not tiny]
-    spots = spots_of(small) + unread_corners(small_card_corners(outlines), reads)
+    corners = unread_corners(small_card_corners(outlines), reads)
+    spots = spots_of(small) + corners
     if not spots:
         return list(reads)
     areas = small_glyph_areas(spots, lit.bgr.shape[:2])
@@ -71,8 +79,23 @@ def closer_look(
         for c in candidates.readable
         if c.glyph_size < SMALL_GLYPH and area_of(c.center, areas) is not None
     }
-    fresh = enlarged_candidates(lit.bgr, areas, candidates.white_level)
+    fresh = enlarged_candidates(
+        lit.bgr, areas, candidates.white_level, longest=longest_glyphs(areas, corners)
+    )
     return surer_of_two(reads, read_glyphs(model, fresh, min_confidence), replaced)
+
+
+def longest_glyphs(areas: Sequence[Region], corners: Sequence[Spot]) -> list[int]:
+    """Per area, the longest blob (enlarged pixels) the closer look looks for: the small
+    glyphs' ``ENLARGED_SIZES``, or ``JUMBO_INDEX`` times the glyph size a card corner in the
+    area implies, whichever is longer (the corner's index was not read at the frame's size,
+    so glyphs of any size may be there)."""
+    longest = [ENLARGED_SIZES[1]] * len(areas)
+    for centre, glyph in corners:
+        area = area_of(centre, areas)
+        if area is not None:
+            longest[area] = max(longest[area], int(JUMBO_INDEX * glyph * ENLARGE))
+    return longest
 
 
 def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:

@@ -462,16 +462,22 @@ def spots_of(candidates: Sequence[IndexCandidate]) -> list[Spot]:
 
 
 def enlarged_candidates(
-    frame_bgr: np.ndarray, areas: Sequence[Region], white_level: float, learning: bool = False
+    frame_bgr: np.ndarray,
+    areas: Sequence[Region],
+    white_level: float,
+    learning: bool = False,
+    longest: Sequence[int] = (),
 ) -> list[IndexCandidate]:
     """The candidates in ``areas`` of the frame enlarged ``ENLARGE`` times, in frame pixels
-    (``learning`` as for :func:`candidates_at_scale`)."""
+    (``learning`` as for :func:`candidates_at_scale`). ``longest``: per area, the longest
+    blob looked for (enlarged pixels; ``ENLARGED_SIZES`` where not given)."""
     fresh: list[IndexCandidate] = []
     for number, (x, y, width, height) in enumerate(areas, start=1):
         crop = frame_bgr[y : y + height, x : x + width]
         enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
+        sizes = (ENLARGED_SIZES[0], longest[number - 1]) if longest else ENLARGED_SIZES
         found = candidates_at_scale(
-            enlarged, None, white_level, ENLARGED_SIZES, ENLARGED_INK_BLOCK, learning=learning
+            enlarged, None, white_level, sizes, ENLARGED_INK_BLOCK, learning=learning
         )
         fresh.extend(shrunk(candidate, (x, y), number) for candidate in found)
     return fresh

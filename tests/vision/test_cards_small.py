@@ -11,8 +11,9 @@ import pytest
 
 from tests.image_files import image_at
 from vision.cards import CardRecognizer, centre_pips, pip_checked, small_card_corners
+from vision.closer_look import longest_glyphs
 from vision.glyphs import GlyphModel, NetModel
-from vision.index_reader import SMALL_GLYPH, BlobPixels, find_ink_blobs
+from vision.index_reader import ENLARGE, ENLARGED_SIZES, SMALL_GLYPH, BlobPixels, find_ink_blobs
 from vision.outline import find_card_outlines
 
 FACES = Path("cards") / "faces-cc0"
@@ -58,6 +59,17 @@ def test_only_small_whole_cards_get_a_look_at_their_corners() -> None:
     large = ((300.0, 300.0), (480.0, 300.0), (480.0, 570.0), (300.0, 570.0))
     assert SMALL_GLYPH <= 270 / 11.5
     assert small_card_corners([large]) == []
+
+
+def test_an_unread_corner_is_looked_at_for_jumbo_glyphs_too() -> None:
+    # Two areas: one around a small candidate only, one holding a corner of a 137 px card
+    # (glyph 11.9 px implied; the felt deck's sideways "0" is 22 px, 66 px enlarged).
+    areas = [(0, 0, 40, 40), (100, 100, 60, 60)]
+    corner = ((120.0, 130.0), 137 / 11.5)
+    small, jumbo = longest_glyphs(areas, [corner])
+    assert small == ENLARGED_SIZES[1]
+    assert jumbo >= 22 * ENLARGE > ENLARGED_SIZES[1]
+    assert longest_glyphs(areas, []) == [ENLARGED_SIZES[1]] * 2
 
 
 def test_glyph_holes_tell_a_five_from_a_six_and_an_eight() -> None:

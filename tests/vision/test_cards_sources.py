@@ -57,21 +57,21 @@ def rates(result: Tally, recognizer: CardRecognizer) -> tuple[float, float]:
 
 
 def test_webcam_over_felt_with_chips(felt: list[Shot], recognizer: CardRecognizer) -> None:
-    # Never trained or tuned on. 91.9 %, 0 wrong with the training code's own glyph model
-    # (92.3 % with the file before it): short of the 95 % goal (indices of sideways cards
-    # seen obliquely are lost in the candidate stage); the wrong-report goal is met.
+    # Never trained on. 94.5 %, 0 wrong (91.9 % before the closer look at an unread corner
+    # looked for jumbo indices): short of the 95 % goal (sideways kings, tens and small fives
+    # the glyph model rejects); the wrong-report goal is met.
     found, wrong = rates(tally(felt, recognizer.recognize), recognizer)
     assert len(felt) == 20
-    assert found >= 0.91
+    assert found >= 0.94
     assert wrong <= 0.01
 
 
 def test_webcam_over_felt_under_a_shadow_band(felt: list[Shot], recognizer: CardRecognizer) -> None:
-    # Ink follows the light: 84.6 %, 0.9 % wrong with the code's own glyph model (86.4 % with
-    # the file before it; 76.6 % with ink at a fixed contrast, 1.4 % wrong).
+    # Ink follows the light: 85.3 %, 0.9 % wrong with the code's own glyph model (84.6 %
+    # before jumbo indices got a closer look; 76.6 % with ink at a fixed contrast, 1.4 % wrong).
     shaded = augmented(felt, "shadow-band")
     found, wrong = rates(tally(shaded, recognizer.recognize), recognizer)
-    assert found >= 0.84
+    assert found >= 0.85
     assert wrong <= 0.01
 
 
@@ -89,6 +89,10 @@ def test_webcam_over_felt_under_a_shadow_band(felt: list[Shot], recognizer: Card
         # away, 1.3 times the 7's own reach that way (PAIR_REACH).
         ("spade3.jpg", "7s"),
         ("spade4.jpg", "7s"),
+        # Sideways tens whose 22 px "0" is 1.86 times the glyph size the 137 px card implies:
+        # the closer look at the unread corner looks for glyphs up to twice that size.
+        ("club3.jpg", "10c"),
+        ("spade3.jpg", "10s"),
     ],
 )
 def test_cards_once_lost_are_read_sure(
