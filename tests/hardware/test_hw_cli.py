@@ -147,7 +147,8 @@ def test_ctrl_c_during_the_demo_exits_130_quietly(tmp_path: Path) -> None:
                 break
         process.send_signal(signal.SIGINT)
         rest, errors = process.communicate(timeout=30)
-    assert process.returncode == 130
+    # Seen once under load as exit 0 and not reproduced in 65 runs since: show what it printed.
+    assert process.returncode == 130, (rest, errors)
     assert errors == ""
     assert "buttons work" not in rest and "not pressed" not in rest
 
