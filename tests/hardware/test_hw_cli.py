@@ -142,13 +142,15 @@ def test_ctrl_c_during_the_demo_exits_130_quietly(tmp_path: Path) -> None:
         env=env,
     ) as process:
         assert process.stdout is not None
+        printed = []
         for line in process.stdout:
+            printed.append(line)
             if line.startswith("player 1 (GPIO17): call"):
                 break
         process.send_signal(signal.SIGINT)
         rest, errors = process.communicate(timeout=30)
-    # Seen once under load as exit 0 and not reproduced in 65 runs since: show what it printed.
-    assert process.returncode == 130, (rest, errors)
+    # Seen under load in full runs as exit 0, never alone (65 runs): show what it printed.
+    assert process.returncode == 130, (printed, rest, errors)
     assert errors == ""
     assert "buttons work" not in rest and "not pressed" not in rest
 
