@@ -78,9 +78,6 @@ ENLARGED_SIZES = (GLYPH_PIXELS[0], int(1.3 * SMALL_GLYPH * ENLARGE))
 ENLARGED_INK_BLOCK = 37
 #: The enlarged area reaches this many glyph sizes each way from a small candidate.
 CLOSER_LOOK_REACH = 2.5
-#: When reading a frame an enlarged area is sharpened: this many times its detail finer than
-#: one frame pixel (an unsharp mask of sigma ``ENLARGE`` enlarged pixels) is added.
-SHARPEN = 2.0
 #: Fraction of the ring around a glyph that must be card white.
 WHITE_RING = 0.55
 
@@ -471,24 +468,13 @@ def enlarged_candidates(
     (``learning`` as for :func:`candidates_at_scale`)."""
     fresh: list[IndexCandidate] = []
     for number, (x, y, width, height) in enumerate(areas, start=1):
-        enlarged = enlarged_area(frame_bgr[y : y + height, x : x + width], learning)
+        crop = frame_bgr[y : y + height, x : x + width]
+        enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
         found = candidates_at_scale(
             enlarged, None, white_level, ENLARGED_SIZES, ENLARGED_INK_BLOCK, learning=learning
         )
         fresh.extend(shrunk(candidate, (x, y), number) for candidate in found)
     return fresh
-
-
-def enlarged_area(crop: np.ndarray, learning: bool = False) -> np.ndarray:
-    """``crop`` enlarged ``ENLARGE`` times (cubic) and, when reading a frame (not
-    ``learning``), sharpened by ``SHARPEN``: a far camera's thin index strokes are blurred
-    to a faint grey that the ink threshold broke into pieces (a Q read as a 6 px blob). The
-    drawings the glyph model learns from are not sharpened (the shipped model was built so)."""
-    enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
-    if learning:
-        return np.asarray(enlarged)
-    soft = cv2.GaussianBlur(enlarged, (0, 0), ENLARGE)
-    return np.asarray(cv2.addWeighted(enlarged, 1 + SHARPEN, soft, -SHARPEN, 0))
 
 
 def small_glyph_areas(spots: Sequence[Spot], frame_shape: tuple[int, ...]) -> list[Region]:

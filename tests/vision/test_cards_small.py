@@ -18,11 +18,8 @@ from vision.outline import find_card_outlines
 FACES = Path("cards") / "faces-cc0"
 
 
-def card_on_table(
-    shared_data: Path, name: str, card_height: float, angle: float, blur: float = 0.6
-) -> np.ndarray:
-    """A CC0 face ``card_height`` pixels tall, turned by ``angle``, on a 1280x720 green cloth,
-    blurred by ``blur`` (Gaussian sigma, pixels)."""
+def card_on_table(shared_data: Path, name: str, card_height: float, angle: float) -> np.ndarray:
+    """A CC0 face ``card_height`` pixels tall, turned by ``angle``, on a 1280x720 green cloth."""
     card = image_at(shared_data / FACES / name, cv2.IMREAD_UNCHANGED)
     scale = card_height / card.shape[0]
     turn = cv2.getRotationMatrix2D((card.shape[1] / 2, card.shape[0] / 2), angle, scale)
@@ -32,7 +29,7 @@ def card_on_table(
     table = np.zeros((720, 1280, 3), np.float32)
     table[:] = (40, 110, 50)
     scene = table * (1 - alpha) + colour.astype(np.float32) * alpha
-    return np.clip(cv2.GaussianBlur(scene, (0, 0), blur), 0, 255).astype(np.uint8)
+    return np.clip(cv2.GaussianBlur(scene, (0, 0), 0.6), 0, 255).astype(np.uint8)
 
 
 def test_cards_far_from_the_camera_are_read_from_enlarged_corners(shared_data: Path) -> None:
@@ -47,23 +44,6 @@ def test_cards_far_from_the_camera_are_read_from_enlarged_corners(shared_data: P
             right += seen == [card]
             wrong += any(other != card for other in seen)
     assert right >= 10
-    assert wrong == 0
-
-
-def test_faint_thin_indices_of_a_whole_table_view_are_read_sharpened(shared_data: Path) -> None:
-    # 98 px tall (70 px wide, a 1080p camera that sees every seat): these faces' thin rank
-    # strokes blur to a faint grey that broke up under the ink threshold (4 of 24 read
-    # before the enlarged areas were sharpened, 20 after).
-    recognizer = CardRecognizer()
-    right = wrong = 0
-    for name, card in (("Dq.png", "Qd"), ("H9.png", "9h"), ("C6.png", "6c"), ("Hk.png", "Kh"),
-                       ("S6.png", "6s"), ("H8.png", "8h")):
-        for angle in (20.0, 75.0, 150.0, 230.0):
-            frame = card_on_table(shared_data, name, 98, angle, blur=np.hypot(0.6, 0.8))
-            seen = [c.card for c in recognizer.recognize(frame) if not c.unsure]
-            right += seen == [card]
-            wrong += any(other != card for other in seen)
-    assert right >= 18
     assert wrong == 0
 
 
