@@ -144,6 +144,10 @@ REFINE_HOPE = 0.7
 #: showing too little of its print) is surely a card, just not which: it is claimed unread
 #: when nothing else is read, so the card under it is not scored over it.
 UNREAD_CLAIM = 0.94
+#: ... as is one scoring this much for two cards that tie (within :data:`TIE_MARGIN`): a
+#: strip of `Xth digit of pi` showing "Xth digit" is pi or e, surely a card.
+TIED_CLAIM = 0.80
+TIE_MARGIN = 0.01
 #: A part read must show at least this share of its own print (the ink most taught faces
 #: lack: the expression, not the difficulty icons every card has), sure or not.
 TEXT_FLOOR = 0.1
@@ -380,7 +384,7 @@ class PartialReader:
             # read takes its face to show whole (a pose across the strips of a column), is
             # claimed unread first: a whole face over it would not leave it showing.
             surely = _best_refined(
-                candidates, lambda scored: scored.score >= UNREAD_CLAIM and not _accepted(scored)
+                candidates, lambda scored: _surely_card(scored) and not _accepted(scored)
             )
             hidden = surely is not None and (
                 best is None
@@ -665,6 +669,14 @@ def _accepted(scored: _Scored) -> bool:
         scored.score >= ACCEPT_PART
         and (scored.decided or scored.score - scored.runner_up >= ACCEPT_PART_MARGIN)
         and scored.text >= TEXT_FLOOR
+    )
+
+
+def _surely_card(scored: _Scored) -> bool:
+    """Whether a scored part is surely a card, read or not: :data:`UNREAD_CLAIM`, or
+    :data:`TIED_CLAIM` for two cards alike."""
+    return scored.score >= UNREAD_CLAIM or (
+        scored.score >= TIED_CLAIM and scored.score - scored.runner_up <= TIE_MARGIN
     )
 
 

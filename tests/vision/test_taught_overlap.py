@@ -108,6 +108,21 @@ def test_a_strip_of_two_cards_alike_does_not_hide_the_card_under_it(
     assert right >= 9 and under == 4, (right, under)
 
 
+def test_a_pi_strip_tied_with_e_under_the_top_card_of_a_column_does_not_hide_the_strip_above(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # The pi strip scores 0.8-0.9 for pi and e alike: surely a card, claimed unread, so the
+    # triangle strip above it is scored over its own part and read.
+    faces, profile = deck
+    hand = [faces[name] for name in ("6x", "triangle", "pidigit", "2x+4")]
+    scene = overlapped_scene(SceneBuilder(13), "column", hand, 55.0)
+    assert legible(scene, list(faces.values())) == [False, True, False, True]
+    seen = OverlapRecognizer(profile).recognize(scene.image)
+    assert {"pidigit", "edigit"}.isdisjoint(observation.card for observation in seen)
+    assert _right_and_wrong(scene, seen) == (2, 0)
+    assert {observation.card for observation in seen} == {"triangle", "2x+4"}
+
+
 def test_strips_showing_little_of_their_print_are_not_read_as_another_card(
     deck: tuple[dict[str, CardFace], DeckProfile],
 ) -> None:
