@@ -131,7 +131,8 @@ REFINE_MOVES = (
     (0.0, 1.0, 0.0, 4.0),
 )
 #: Hypotheses scoring under this are not refined; at most this many refinements a frame
-#: (the best ones first, :data:`REFINED` at a time until one is reported).
+#: (the best ones first, :data:`REFINED` at a time until one is reported), and after that
+#: one batch of :data:`REFINED` after each card read or claimed.
 REFINE_FLOOR = 0.4
 MAX_REFINEMENTS = 48
 #: Most rounds of moves in one refinement (each takes the best move).
@@ -348,7 +349,7 @@ class PartialReader:
 
         candidates = possible(candidates, claimed)
         reads: list[PartialRead] = []
-        refinements = 0
+        refinements, budget = 0, MAX_REFINEMENTS
         while candidates:
             stale = [
                 c for c in candidates if c.scored is None or c.scored.card_id in used
@@ -374,7 +375,7 @@ class PartialReader:
             best = _best_refined(candidates, _accepted)
             batch = 0
             for candidate in ranked:
-                if refinements >= MAX_REFINEMENTS or (best is not None and batch == REFINED):
+                if refinements >= budget or (best is not None and batch == REFINED):
                     break
                 refinements, batch = refinements + 1, batch + 1
                 candidate.tried = True
@@ -418,6 +419,8 @@ class PartialReader:
                     candidate.scored, candidate.tried, candidate.refined = None, False, None
             candidates = [c for c in candidates if not _same_card(c.quad, quad)]
             candidates += possible([], [quad])
+            # The card under it gets a batch of its own, whatever the frame has spent.
+            budget = max(budget, refinements + REFINED)
         return reads
 
     def _score(
