@@ -16,7 +16,8 @@ legible cards; wrong is wrong reads over all reads. A read is right when it name
 card whose centre lies within a third of a card width of the read's centre. Bands are
 by how much of each card's face shows. Thresholds in :mod:`vision.partial` are chosen
 on the :data:`TUNING_SEEDS` scenes, and the figures printed are theirs, summed; then the
-same for :data:`HELD_OUT_SEEDS`, on which nothing was chosen.
+same for :data:`HELD_OUT_SEEDS`, on which nothing was chosen (``--tuning`` leaves those
+out: ``python -m benchmarks.bench_taught_overlap --tuning``, for judging a change).
 Clutter scenes (standard cards and backs in fans) count every read as wrong.
 """
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -245,8 +247,10 @@ def measure(seed: int, per_style: int, recognizer: OverlapRecognizer) -> dict[st
     return tallies
 
 
-def main() -> None:
-    """Print found and wrong figures per hand style and band, and the time per frame."""
+def main(argv: Sequence[str] | None = None) -> None:
+    """Print found and wrong figures per hand style and band, and the time per frame;
+    the held-out seeds' too unless ``argv`` holds ``--tuning``."""
+    tuning_only = "--tuning" in (argv or ())
     cv2.setNumThreads(1)
     _, profile = taught_faces()
     overlap = OverlapRecognizer(profile)
@@ -263,13 +267,14 @@ def main() -> None:
         for line in tally.lines(f"{style} (seeds summed)"):
             print(line)
     print(every.lines(f"all styles, seeds {', '.join(map(str, TUNING_SEEDS))} summed")[0])
-    held_out = Tally()
-    for seed in HELD_OUT_SEEDS:
-        for style, tally in measure(seed, SCENES_PER_STYLE, overlap).items():
-            held_out.merge(tally)
-            print(tally.lines(f"{style} (held-out seed {seed})")[0])
-    print(held_out.lines(f"all styles, held-out seeds {', '.join(map(str, HELD_OUT_SEEDS))}"
-                         " summed")[0])
+    if not tuning_only:
+        held_out = Tally()
+        for seed in HELD_OUT_SEEDS:
+            for style, tally in measure(seed, SCENES_PER_STYLE, overlap).items():
+                held_out.merge(tally)
+                print(tally.lines(f"{style} (held-out seed {seed})")[0])
+        print(held_out.lines(f"all styles, held-out seeds {', '.join(map(str, HELD_OUT_SEEDS))}"
+                             " summed")[0])
     if FACES_DIR.is_dir():
         library = FaceLibrary(FACES_DIR)
         clutter = ["Qh", "7s", "10d", "Ac", "JK", "Kc", "3h", "9d"]
@@ -287,3 +292,7 @@ def main() -> None:
             f"overlap: clutter (standard cards and backs in fans): {reported} reads"
             f" for {cards} untaught cards"
         )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

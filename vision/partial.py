@@ -131,7 +131,8 @@ REFINE_MOVES = (
     (0.0, 1.0, 0.0, 4.0),
 )
 #: Hypotheses scoring under this are not refined; at most this many refinements a frame
-#: (the best ones first, :data:`REFINED` at a time until one is reported).
+#: (the best ones first, :data:`REFINED` at a time until one is reported), and after that
+#: one batch of :data:`REFINED` after each card read or claimed.
 REFINE_FLOOR = 0.4
 MAX_REFINEMENTS = 48
 #: Most rounds of moves in one refinement (each takes the best move).
@@ -144,6 +145,10 @@ REFINE_HOPE = 0.7
 #: showing too little of its print) is surely a card, just not which: it is claimed unread
 #: when nothing else is read, so the card under it is not scored over it.
 UNREAD_CLAIM = 0.94
+#: ... as is one scoring this much for two cards that tie (within :data:`TIE_MARGIN`): a
+#: strip of `Xth digit of pi` showing "Xth digit" is pi or e, surely a card.
+TIED_CLAIM = 0.80
+TIE_MARGIN = 0.01
 #: A part read must show at least this share of its own print (the ink most taught faces
 #: lack: the expression, not the difficulty icons every card has), sure or not.
 TEXT_FLOOR = 0.1
@@ -344,7 +349,7 @@ class PartialReader:
 
         candidates = possible(candidates, claimed)
         reads: list[PartialRead] = []
-        refinements = 0
+        refinements, budget = 0, MAX_REFINEMENTS
         while candidates:
             stale = [
                 c for c in candidates if c.scored is None or c.scored.card_id in used
@@ -370,7 +375,7 @@ class PartialReader:
             best = _best_refined(candidates, _accepted)
             batch = 0
             for candidate in ranked:
-                if refinements >= MAX_REFINEMENTS or (best is not None and batch == REFINED):
+                if refinements >= budget or (best is not None and batch == REFINED):
                     break
                 refinements, batch = refinements + 1, batch + 1
                 candidate.tried = True
@@ -380,7 +385,7 @@ class PartialReader:
             # read takes its face to show whole (a pose across the strips of a column), is
             # claimed unread first: a whole face over it would not leave it showing.
             surely = _best_refined(
-                candidates, lambda scored: scored.score >= UNREAD_CLAIM and not _accepted(scored)
+                candidates, lambda scored: _surely_card(scored) and not _accepted(scored)
             )
             hidden = surely is not None and (
                 best is None
@@ -414,6 +419,8 @@ class PartialReader:
                     candidate.scored, candidate.tried, candidate.refined = None, False, None
             candidates = [c for c in candidates if not _same_card(c.quad, quad)]
             candidates += possible([], [quad])
+            # The card under it gets a batch of its own, whatever the frame has spent.
+            budget = max(budget, refinements + REFINED)
         return reads
 
     def _score(
@@ -665,6 +672,14 @@ def _accepted(scored: _Scored) -> bool:
         scored.score >= ACCEPT_PART
         and (scored.decided or scored.score - scored.runner_up >= ACCEPT_PART_MARGIN)
         and scored.text >= TEXT_FLOOR
+    )
+
+
+def _surely_card(scored: _Scored) -> bool:
+    """Whether a scored part is surely a card, read or not: :data:`UNREAD_CLAIM`, or
+    :data:`TIED_CLAIM` for two cards alike."""
+    return scored.score >= UNREAD_CLAIM or (
+        scored.score >= TIED_CLAIM and scored.score - scored.runner_up <= TIE_MARGIN
     )
 
 

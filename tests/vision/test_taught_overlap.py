@@ -108,6 +108,39 @@ def test_a_strip_of_two_cards_alike_does_not_hide_the_card_under_it(
     assert right >= 9 and under == 4, (right, under)
 
 
+def test_a_pi_strip_tied_with_e_under_the_top_card_of_a_column_does_not_hide_the_strip_above(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # The pi strip scores 0.8-0.9 for pi and e alike: surely a card, claimed unread, so the
+    # triangle strip above it is scored over its own part and read.
+    faces, profile = deck
+    hand = [faces[name] for name in ("6x", "triangle", "pidigit", "2x+4")]
+    scene = overlapped_scene(SceneBuilder(13), "column", hand, 55.0)
+    assert legible(scene, list(faces.values())) == [False, True, False, True]
+    seen = OverlapRecognizer(profile).recognize(scene.image)
+    assert {"pidigit", "edigit"}.isdisjoint(observation.card for observation in seen)
+    assert _right_and_wrong(scene, seen) == (2, 0)
+    assert {observation.card for observation in seen} == {"triangle", "2x+4"}
+
+
+def test_the_bottom_cards_of_a_five_card_fan_get_refinements_of_their_own(
+    deck: tuple[dict[str, CardFace], DeckProfile],
+) -> None:
+    # The cards over them (two illegible pi and e strips among them) take most of a frame's
+    # refinements; each card read or claimed leaves a batch for the card under it.
+    faces, profile = deck
+    recognizer = OverlapRecognizer(profile)
+    hand = [faces[name] for name in ("2x+4", "prime", "edigit", "pidigit", "fib")]
+    right = 0
+    for seed in (2, 7, 11):
+        scene = spread_fan(SceneBuilder(seed), hand, spread=24.0, height_cm=55.0, glare=False)
+        assert legible(scene, list(faces.values())) == [True, True, False, False, True]
+        scene_right, wrong = _right_and_wrong(scene, recognizer.recognize(scene.image))
+        assert wrong == 0
+        right += scene_right
+    assert right == 9
+
+
 def test_strips_showing_little_of_their_print_are_not_read_as_another_card(
     deck: tuple[dict[str, CardFace], DeckProfile],
 ) -> None:
