@@ -9,12 +9,15 @@ false reports (of which on polyhedral dice, with the share of polyhedral dice re
 six-sided die), and the sure reads: how many, how many wrong, how many dice were reported
 unsure. Matching is described in :mod:`vision.dice_labels`.
 
-Three tables: **all sources** scores each source with the shipped model (synthetic scenes and
-all three sources: partly a fit); **synthetic only** with a model trained on synthetic scenes
+Three tables: **all sources** scores each source with the shipped reader (synthetic scenes and
+all three sources: partly a fit); **synthetic only** with a reader trained on synthetic scenes
 alone (every source unseen; the sure threshold set on synthetic scenes); **leave one source
-out** with a model trained on the synthetic scenes, the other two sources and altered copies
+out** with a reader trained on the synthetic scenes, the other two sources and altered copies
 of them (:mod:`vision.dice_augment`), its sure threshold set on those two: how the reader does
-on dice it has never seen. The detector is
+on dice it has never seen; beside it, the reader's two networks alone (the patch network and
+the CNN, each with its own sure threshold set the same way). Training the reader needs
+PyTorch (the ``train`` extra); without it only the all-sources table (the shipped files) is
+printed. The detector is
 trained on synthetic scenes alone, so it is unseen on every source. Speed is
 CPU time on one core for 640x480 and 1280x720 frames. About six minutes (the synthetic scenes
 are drawn and read again, four models trained); ``python -m benchmarks.bench_dice --quick``
@@ -36,11 +39,22 @@ import cv2
 import numpy as np
 
 from vision.dice import WORKING_WIDTH, DiceSettings, Image, find_dice
+from vision.dice_cnn import PairedReader, shipped_reader
+from vision.dice_cnn_training import torch_available
 from vision.dice_detector import Detector, peaks
 from vision.dice_labels import SOURCES, Score, load_source, match, score
-from vision.dice_model import DiceModel, shipped_model
-from vision.dice_training import SCENES, Seen, altered, read, see, synthetic, train
-from vision.observations import DieObservation
+from vision.dice_model import Reader, shipped_model
+from vision.dice_training import (
+    SCENES,
+    Seen,
+    altered,
+    read,
+    real_photos,
+    see,
+    sure_threshold,
+    synthetic,
+    train_reader,
+)
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
 GOAL_RIGHT = 0.98
@@ -50,7 +64,6 @@ PI_SLOWER = 3.0
 """A Pi 4 core against this machine's (estimated, not measured)."""
 DETECTOR_FLOORS = (0.1, 0.2, 0.3)
 
-Reader = Callable[[Image], list[DieObservation]]
 
 
 @dataclass
@@ -70,7 +83,7 @@ class Sure:
 
 
 def score_seen(
-    seen: Sequence[Seen], model: DiceModel, settings: DiceSettings
+    seen: Sequence[Seen], model: Reader, settings: DiceSettings
 ) -> tuple[Score, Sure]:
     """The counts of ``model`` over already-found candidates."""
     total, sure = Score(), Sure()
@@ -104,13 +117,17 @@ def row(name: str, result: Score) -> str:
     )
 
 
-def frame_times(image: Image, read: Reader, repeats: int = 15) -> list[float]:
-    """CPU milliseconds per read of ``image`` (CPU time: fair on a shared, busy machine)."""
-    times = []
+def frame_times(
+    image: Image, readers: dict[str, Reader], repeats: int = 15
+) -> dict[str, list[float]]:
+    """CPU milliseconds per :func:`find_dice` of ``image`` with each reader, the readers
+    taking turns (CPU time, and turns: fair on a shared, busy machine)."""
+    times: dict[str, list[float]] = {name: [] for name in readers}
     for _ in range(repeats):
-        started = time.process_time()
-        read(image)
-        times.append((time.process_time() - started) * 1000.0)
+        for name, model in readers.items():
+            started = time.process_time()
+            find_dice(image, model=model)
+            times[name].append((time.process_time() - started) * 1000.0)
     return times
 
 
@@ -174,6 +191,20 @@ def detected(floor: float) -> Callable[[Seen], list[tuple[float, float]]]:
     return points
 
 
+def print_table(
+    title: str,
+    seen: dict[str, list[Seen]],
+    model: PairedReader,
+    settings: DiceSettings,
+) -> None:
+    """One table: every source scored with ``model``."""
+    print(f"dice: {title}")
+    for source in SOURCES:
+        total, sure = score_seen(seen[source], model, settings)
+        print(row(source, total) + f"; sure at {model.sure:.3f}")
+        print(f"dice: {'':16} {sure.text()}")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Print the proposal reach, the three tables and the frame times."""
     quick = "--quick" in (argv or ())
@@ -191,46 +222,39 @@ def main(argv: Sequence[str] | None = None) -> None:
     for source in SOURCES:
         for what, points in proposals:
             print(reach_row(source, what, *reach(seen[source], points)))
-    scenes = synthetic(QUICK_SCENES if quick else SCENES, settings)
-    copies = {source: altered(seen[source], settings) for source in SOURCES}
-    synthetic_only = train(scenes, settings)
-    tables: list[tuple[str, Callable[[str], DiceModel]]] = [
-        ("all sources (the shipped model)", lambda source: shipped_model()),
-        ("synthetic only (every source unseen)", lambda source: synthetic_only),
-        (
-            "leave one source out (trained on the synthetic scenes, the other two and their"
-            " altered copies)",
-            lambda source: train(
-                scenes
-                + [
-                    one
-                    for other in SOURCES
-                    if other != source
-                    for one in seen[other] + copies[other]
-                ],
-                settings,
-            ),
-        ),
-    ]
-    for title, model_for in tables:
-        print(f"dice: {title}")
+    print_table("all sources (the shipped reader: partly a fit)", seen, shipped_reader(), settings)
+    if not torch_available():
+        print("dice: PyTorch not installed: synthetic-only and left-out tables skipped")
+    else:
+        scenes = synthetic(QUICK_SCENES if quick else SCENES, settings)
+        copies = {source: altered(seen[source], settings) for source in SOURCES}
+        synthetic_only = train_reader(scenes, settings)[0]
+        print_table("synthetic only (every source unseen)", seen, synthetic_only, settings)
+        print("dice: leave one source out (trained on the synthetic scenes, the other two and")
+        print("dice: their altered copies); the reader, then its patch network and CNN alone")
         for source in SOURCES:
-            model = model_for(source)
-            total, sure = score_seen(seen[source], model, settings)
-            print(row(source, total) + f"; sure at {model.sure:.3f}")
-            print(f"dice: {'':16} {sure.text()}")
+            rest = scenes + [
+                one for other in SOURCES if other != source for one in seen[other] + copies[other]
+            ]
+            pair = train_reader(rest, settings)[0]
+            cnn = pair.cnn.with_sure(sure_threshold(real_photos(rest), pair.cnn, settings))
+            for name, model in (("reader", pair), ("patch network", pair.patch), ("cnn", cnn)):
+                total, sure = score_seen(seen[source], model, settings)
+                print(row(source, total) + f"; {name}, sure at {model.sure:.3f}")
+                print(f"dice: {'':16} {sure.text()}")
     sample = cv2.imread(str(DATA / "photos" / "six_44.jpg"))
     if sample is None:
         raise FileNotFoundError(f"{DATA / 'photos' / 'six_44.jpg'}: cannot read the photo")
+    readers: dict[str, Reader] = {"the reader": shipped_reader(), "patch network": shipped_model()}
     for width, height in ((640, 480), (1280, 720)):
         frame = cv2.resize(sample, (width, height), interpolation=cv2.INTER_CUBIC)
-        times = frame_times(frame, find_dice)
-        median = statistics.median(times)
-        print(
-            f"dice: {width}x{height} frame, one core, CPU time: median {median:.1f} ms,"
-            f" worst {max(times):.1f} ms; a Pi 4 about {PI_SLOWER * median:.0f} ms (estimated)"
-            + (f" (goal <= {GOAL_MS_720P:.0f} ms here)" if width == 1280 else "")
-        )
+        for name, times in frame_times(frame, readers).items():
+            median = statistics.median(times)
+            print(
+                f"dice: {width}x{height} frame, {name}, one core, CPU time: median {median:.1f} ms,"
+                f" worst {max(times):.1f} ms; a Pi 4 about {PI_SLOWER * median:.0f} ms (estimated)"
+                + (f" (goal <= {GOAL_MS_720P:.0f} ms here)" if width == 1280 else "")
+            )
     print(f"dice: load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 

@@ -13,10 +13,11 @@ Three steps:
    A square, filled body is also proposed as a die as a whole (once with dark, once with
    light pips), so a die whose pips were not found as a face (motion blur merges them) can
    still be read.
-3. Every candidate is **read** by a small learned model (:mod:`vision.dice_model`: a small
-   neural network on the candidate's normalised picture and its pip measurements, trained
-   by :mod:`vision.dice_training` on synthetic dice scenes and the labelled photos): the
-   probability of each value and of "not a six-sided die". The value read is the model's,
+3. Every candidate is **read** by two small learned networks on the candidate's normalised
+   picture and its pip measurements, a CNN (:mod:`vision.dice_cnn`) and a one-layer network
+   (:mod:`vision.dice_model`), trained by :mod:`vision.dice_training` on synthetic dice
+   scenes and the labelled photos: the probability of each value and of "not a six-sided
+   die", the geometric mean of the two networks'. The value read is the model's,
    not the pip count. Of candidates closer than ``merge`` pip diameters, the likeliest read
    stands. Reads below ``report_floor`` are dropped; those below the model's ``sure``
    threshold (where at most 1 % of reads were wrong on the photos it was trained on) are
@@ -40,15 +41,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.dice_cnn import shipped_reader
 from vision.dice_faces import FACE_SIDE_IN_PIPS, Face, FaceSettings, channels, faces_in_planes
-from vision.dice_model import (
-    DiceModel,
-    body_features,
-    face_features,
-    face_patch,
-    patch_at,
-    shipped_model,
-)
+from vision.dice_model import Reader, body_features, face_features, face_patch, patch_at
 from vision.observations import DieObservation
 
 Image = npt.NDArray[Any]
@@ -111,12 +106,12 @@ def find_dice(
     image: Image,
     settings: DiceSettings | None = None,
     *,
-    model: DiceModel | None = None,
+    model: Reader | None = None,
 ) -> list[DieObservation]:
     """Every die whose top face can be read in a BGR ``image``, left to right (dark pips and
-    light pips alike). ``model`` defaults to the shipped one."""
+    light pips alike). ``model`` defaults to the shipped reader."""
     settings = settings or DiceSettings()
-    model = model or shipped_model()
+    model = model or shipped_reader()
     found = candidates(image, settings)
     if not found:
         return []

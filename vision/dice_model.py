@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -127,6 +127,16 @@ def patch_at(
     return flat
 
 
+class Reader(Protocol):
+    """What reads candidates: the probability of each class for each input row, and the
+    lowest probability of a sure read."""
+
+    @property
+    def sure(self) -> float: ...
+
+    def probabilities(self, inputs: npt.NDArray[Any]) -> Vector: ...
+
+
 @dataclass(frozen=True)
 class DiceModel:
     """A small neural network (one hidden ReLU layer, softmax over :data:`CLASSES`) on
@@ -145,7 +155,7 @@ class DiceModel:
         hidden = np.maximum(
             ((inputs - self.mean) / self.scale) @ self.hidden_weights + self.hidden_bias, 0.0
         )
-        return _softmax(hidden @ self.out_weights + self.out_bias)
+        return softmax(hidden @ self.out_weights + self.out_bias)
 
     def with_sure(self, sure: float) -> DiceModel:
         """The same network with another sure threshold."""
@@ -196,7 +206,8 @@ class DiceModel:
 INPUT_NAMES = (*(f"patch {i}" for i in range(PATCH * PATCH)), *FEATURE_NAMES)
 
 
-def _softmax(z: Vector) -> Vector:
+def softmax(z: Vector) -> Vector:
+    """Each row of logits ``z`` as probabilities."""
     shifted = np.exp(z - z.max(axis=1, keepdims=True))
     result: Vector = shifted / shifted.sum(axis=1, keepdims=True)
     return result
@@ -250,7 +261,7 @@ def fit(
 def _gradients(params: list[Vector], x: Vector, target: Vector) -> list[Vector]:
     """The gradients of the mean cross-entropy (plus weight decay) for one batch."""
     layer = np.maximum(x @ params[0] + params[1], 0.0)
-    error = (_softmax(layer @ params[2] + params[3]) - target) / len(x)
+    error = (softmax(layer @ params[2] + params[3]) - target) / len(x)
     back = (error @ params[2].T) * (layer > 0.0)
     return [
         x.T @ back + WEIGHT_DECAY * params[0],

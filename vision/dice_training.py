@@ -1,5 +1,5 @@
-"""Train the dice model and the die detector: ``python -m vision.dice_training [DATA]
-[--scenes N]``.
+"""Train the dice reader and the die detector: ``python -m vision.dice_training [DATA]
+[--scenes N] [--reader-only]`` (needs PyTorch, the optional ``train`` extra, for the CNN).
 
 The training rows are the candidate faces (:func:`vision.dice.candidates`) found in
 synthetic scenes (:mod:`vision.dice_scenes`, seeded) and, optionally, in labelled photos and
@@ -10,11 +10,14 @@ object is left out. The sure threshold is set on the photos when there are any (
 of the sure reads of each source wrong), on the synthetic scenes otherwise. Deterministic; a few
 minutes on one core.
 
-``DATA`` defaults to ``../shared/data/dice``; the shipped model (synthetic scenes, all three
-photo sources and one altered copy of each photo) is written to
-``vision/data/dice_model.npz``. The die detector (:mod:`vision.dice_detector`) is trained
-on synthetic scenes alone (of :data:`vision.dice_scenes.DETECTOR_VARIETY`: tiny dice, piles,
-torchlight too) and written to ``vision/data/dice_detector.onnx``; about six more minutes.
+``DATA`` defaults to ``../shared/data/dice``; the shipped reader (synthetic scenes, all three
+photo sources and one altered copy of each photo), a patch network and a CNN read together
+(:class:`vision.dice_cnn.PairedReader`), is written to ``vision/data/dice_model.npz`` and
+``vision/data/dice_cnn.npz`` (the pair's sure threshold in the latter). The die detector
+(:mod:`vision.dice_detector`) is trained on synthetic scenes alone (of
+:data:`vision.dice_scenes.DETECTOR_VARIETY`: tiny dice, piles, torchlight too) and written
+to ``vision/data/dice_detector.onnx``; about six more minutes (``--reader-only`` leaves it
+as it is).
 """
 
 from __future__ import annotations
@@ -33,9 +36,11 @@ import numpy.typing as npt
 from vision.dice import Candidate, DiceSettings, candidates, choose, model_inputs
 from vision.dice_augment import SOURCE as AUGMENTED
 from vision.dice_augment import augmented
+from vision.dice_cnn import CNN_FILE, PairedReader
+from vision.dice_cnn_training import fit_cnn, torch_available
 from vision.dice_detector import DETECTOR_FILE, DetectorNet, fit_detector, planes, targets
 from vision.dice_labels import SOURCES, LabelledDie, LabelledPhoto, load_source, match
-from vision.dice_model import MODEL_FILE, PATCH, DiceModel, fit
+from vision.dice_model import MODEL_FILE, PATCH, DiceModel, Reader, fit
 from vision.dice_net import Array
 from vision.dice_scenes import DETECTOR_VARIETY, render_scene
 from vision.observations import DieObservation
@@ -152,6 +157,17 @@ def train(seen: Sequence[Seen], settings: DiceSettings, *, epochs: int = 6) -> D
     return model.with_sure(sure_threshold(real_photos(seen), model, settings))
 
 
+def train_reader(
+    seen: Sequence[Seen], settings: DiceSettings
+) -> tuple[PairedReader, npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The patch network (:func:`train`) and the CNN (:func:`vision.dice_cnn_training.fit_cnn`,
+    needs torch) fitted to every candidate of ``seen``, paired, the pair's sure threshold set
+    as :func:`train` sets one; and a few rows with the logits torch gave them."""
+    cnn, reference, logits = fit_cnn(*stacked_rows(seen))
+    pair = PairedReader(cnn, train(seen, settings), 0.5)
+    return pair.with_sure(sure_threshold(real_photos(seen), pair, settings)), reference, logits
+
+
 def stacked_rows(seen: Sequence[Seen]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int_]]:
     """Every training row of ``seen`` (:func:`rows`) and its label, as two arrays."""
     inputs: list[npt.NDArray[np.float64]] = []
@@ -189,7 +205,7 @@ def turned(
     return rows, np.tile(labels, len(views))
 
 
-def sure_threshold(seen: Sequence[Seen], model: DiceModel, settings: DiceSettings) -> float:
+def sure_threshold(seen: Sequence[Seen], model: Reader, settings: DiceSettings) -> float:
     """The lowest confidence at and above which at most 1 % of the reads are wrong in each
     source of ``seen`` (the highest of the sources' thresholds)."""
     by_source: dict[str, tuple[list[float], list[int]]] = {}
@@ -220,7 +236,7 @@ def _threshold(likelihoods: list[float], verdicts: list[int], wrong_share: float
 
 
 def read(
-    seen: Seen, model: DiceModel, settings: DiceSettings, sure: float | None = None
+    seen: Seen, model: Reader, settings: DiceSettings, sure: float | None = None
 ) -> list[DieObservation]:
     """What :func:`vision.dice.find_dice` reports for already-found candidates."""
     if not seen.found:
@@ -230,25 +246,34 @@ def read(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Train on synthetic scenes and every photo source, and write the shipped model."""
+    """Train on synthetic scenes and every photo source, and write the shipped files."""
     parser = argparse.ArgumentParser(prog="python -m vision.dice_training")
     parser.add_argument("data", nargs="?", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--scenes", type=int, default=SCENES, help="synthetic scenes")
+    parser.add_argument(
+        "--reader-only", action="store_true", help="train the reader, not the die detector"
+    )
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"dice training: no photos at {args.data}", file=sys.stderr)
+        return 2
+    if not torch_available():
+        print("dice training: the CNN needs PyTorch: pip install -e .[train]", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
     settings = DiceSettings()
     seen = {source: see(load_source(args.data, source), settings) for source in SOURCES}
     photos = [one for source in SOURCES for one in seen[source]]
     copies = [one for source in SOURCES for one in altered(seen[source], settings)]
-    model = train(synthetic(args.scenes, settings) + photos + copies, settings)
-    model.save(MODEL_FILE)
-    print(f"dice training: {args.scenes} scenes, {len(photos)} photos; sure at {model.sure:.3f}")
-    print(f"dice training: wrote {MODEL_FILE}")
-    DETECTOR_FILE.write_bytes(train_detector(args.scenes).onnx())
-    print(f"dice training: wrote {DETECTOR_FILE}")
+    scenes = synthetic(args.scenes, settings)
+    pair, reference, logits = train_reader(scenes + photos + copies, settings)
+    pair.patch.save(MODEL_FILE)
+    pair.cnn.with_sure(pair.sure).save(CNN_FILE, reference, logits)
+    print(f"dice training: {args.scenes} scenes, {len(photos)} photos; sure at {pair.sure:.3f}")
+    print(f"dice training: wrote {MODEL_FILE} and {CNN_FILE}")
+    if not args.reader_only:
+        DETECTOR_FILE.write_bytes(train_detector(args.scenes).onnx())
+        print(f"dice training: wrote {DETECTOR_FILE}")
     return 0
 
 
