@@ -10,8 +10,10 @@ A far-camera figure tracks reading at 55-80 cm (and 40-55 cm) on a fixed, seeded
 of synthetic scenes (:mod:`vision.scenes.synthetic`, CC0 faces at 1280x720).
 
 Speed is process CPU time on one core (OpenCV and BLAS limited to one thread) for
-1280x720 frames cut from the deal photos: a full detection from scratch, and the
-steady state of :class:`~vision.cards.CardTracker` (cards known, camera noise only).
+1280x720 frames cut from the deal photos and for felt webcam frames as the camera gave
+them (1280x800, 13-16 cards, a white table around the felt: :data:`TIMED_FELT`): a full
+detection from scratch, and the steady state of :class:`~vision.cards.CardTracker` (cards
+known, camera noise only).
 Run alone (``make bench`` or ``python -m benchmarks cards``) on an idle machine.
 """
 
@@ -75,6 +77,9 @@ PALE_CARDS = 4
 BANDS = ((40.0, 55.0), (55.0, 80.0))
 #: Drawings per taught photo: as many as the shipped model draws per face.
 TAUGHT_VARIANTS = 20
+#: The felt webcam frames timed: upright cards, cards turned sideways, mixed cards with chips
+#: seen obliquely (the slowest of the 20).
+TIMED_FELT = ("club1.jpg", "heart3.jpg", "surface4.jpg")
 
 
 def single_photos(cards_dir: Path = CARDS) -> list[tuple[np.ndarray, str]]:
@@ -123,6 +128,16 @@ def frames_1280x720(deals: Sequence[tuple[str, np.ndarray, dict[str, object]]]) 
         crop = photo[top : top + crop_height]
         frames.append(cv2.resize(crop, (1280, 720), interpolation=cv2.INTER_AREA))
     return frames
+
+
+def timed_frames(cards_dir: Path = CARDS) -> list[tuple[str, np.ndarray]]:
+    """(name, frame) of the frames the full detection is timed on: the 1280x720 deal crops
+    (``deal1``...) and the felt webcam frames of :data:`TIMED_FELT`."""
+    deals = frames_1280x720(deal_photos(cards_dir))
+    felt = cards_dir / "photos-webcam-felt"
+    return [(f"deal{number}", frame) for number, frame in enumerate(deals, start=1)] + [
+        (f"felt {name.removesuffix('.jpg')}", read_image(felt / name)) for name in TIMED_FELT
+    ]
 
 
 def far_scenes(low_cm: float, high_cm: float, cards_dir: Path = CARDS) -> list[Scene]:
@@ -296,13 +311,13 @@ def measure() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     recognizer = CardRecognizer()
-    frames = frames_1280x720(deal_photos())
+    frames = timed_frames()
     detection_figures(recognizer, frames, "in a fresh process")
     accuracy_figures(recognizer, CardRecognizer(sure_level=0.0))
     taught_figures()
     detection_figures(recognizer, frames, "after the accuracy runs")
     outline_figures(recognizer)
-    tracking_figures(recognizer, frames[0])
+    tracking_figures(recognizer, frames[0][1])
 
 
 def taught_figures() -> None:
@@ -340,15 +355,16 @@ def timed_reads(
 
 
 def detection_figures(
-    recognizer: CardRecognizer, frames: Sequence[np.ndarray], when: str
+    recognizer: CardRecognizer, frames: Sequence[tuple[str, np.ndarray]], when: str
 ) -> None:
-    """Print the full detection's median, worst and best process time per frame, and each
-    stage's median with what the same detections spent outside the stages, with the load
-    average it was measured at (the machine may be shared: compare figures taken at one
-    load). ``when`` says what the process did before: after reading the accuracy runs'
-    photos the same detections take 5-10 % longer in every stage (docs/vision-cards.md)."""
+    """Print the full detection's median, worst and best process time per frame (``frames``:
+    (name, frame)), and each stage's median with what the same detections spent outside the
+    stages, with the load average it was measured at (the machine may be shared: compare
+    figures taken at one load). ``when`` says what the process did before: after reading the
+    accuracy runs' photos the same detections take 5-10 % longer in every stage
+    (docs/vision-cards.md)."""
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    runs = [timed_reads(recognizer, frame, DETECTIONS) for frame in frames]
+    runs = [timed_reads(recognizer, frame, DETECTIONS) for _, frame in frames]
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
     load = os.getloadavg()[0]
 
@@ -357,20 +373,22 @@ def detection_figures(
 
     times = [run[0] for run in runs]
     print(
-        f"cards: full detection 1280x720 {when}, one core, {DETECTIONS} per frame: process time "
+        f"cards: full detection {when}, one core, {DETECTIONS} per frame "
+        f"({', '.join(name for name, _ in frames)}): process time "
         f"median {each(np.median, times)} ms, worst {each(max, times)} ms, best "
         f"{each(min, times)} ms (goal <= 25 ms; <= 21 ms on the busiest frame for a Pi 4, "
         f"estimated 3x slower, at camera rate); wall median "
         f"{each(np.median, [run[1] for run in runs])} ms; "
         f"{faults / (DETECTIONS * len(frames)):.0f} page faults per frame; load average {load:.1f}"
     )
-    for number, (totals, _, stages) in enumerate(runs, start=1):
+    for (name, frame), (totals, _, stages) in zip(frames, runs, strict=True):
         medians = {stage: np.median([run.get(stage, 0.0) for run in stages]) for stage in STAGES}
         outside = np.median(
             [total - sum(run.values()) for total, run in zip(totals, stages, strict=True)]
         )
         print(
-            f"cards: stages {when} (median of {DETECTIONS}), frame {number}: "
+            f"cards: stages {when} (median of {DETECTIONS}), {name} "
+            f"{frame.shape[1]}x{frame.shape[0]}: "
             + ", ".join(f"{stage} {ms:.1f} ms" for stage, ms in medians.items())
             + f", outside the stages {outside:.2f} ms, total {np.median(totals):.1f} ms"
             + f"; load average {load:.1f}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -123,28 +124,40 @@ def surer_of_two(
     read an index at one place the more confident stays, the frame's own read on a tie:
     enlarging adds no detail, and a wide spade whose thin stem parts from it when enlarged
     reads as a club. A replaced read that no closer read matches is dropped."""
-
-    def same_place(one: IndexRead, other: IndexRead) -> bool:
-        gap = float(np.hypot(*np.subtract(one.candidate.center, other.candidate.center)))
-        return gap <= SAME_PLACE * one.candidate.glyph_size
-
-    kept_closer = [
-        read
-        for read in closer
-        if not any(
-            same_place(own, read) and own.reading.confidence >= read.reading.confidence
-            for own in first
-        )
+    if not first or not closer:
+        return [r for r in first if id(r.candidate) not in replaced] + list(closer)
+    own, enlarged = read_table(first), read_table(closer)
+    gaps = np.hypot(
+        own.centres[:, None, 0] - enlarged.centres[None, :, 0],
+        own.centres[:, None, 1] - enlarged.centres[None, :, 1],
+    )
+    # Row: a read of the frame's own size; column: a closer read at its place.
+    rivals = gaps <= SAME_PLACE * own.sizes[:, None]
+    beaten = (rivals & (own.confidences[:, None] >= enlarged.confidences[None, :])).any(axis=0)
+    surer = (rivals & (enlarged.confidences[None, :] > own.confidences[:, None])).any(axis=1)
+    stands_in = np.array([id(read.candidate) in replaced for read in first], bool)
+    dropped = surer | (stands_in & ~rivals.any(axis=1))
+    return [r for r, gone in zip(first, dropped.tolist(), strict=True) if not gone] + [
+        r for r, gone in zip(closer, beaten.tolist(), strict=True) if not gone
     ]
-    kept_first = []
-    for read in first:
-        rivals = [other for other in closer if same_place(read, other)]
-        if any(other.reading.confidence > read.reading.confidence for other in rivals):
-            continue
-        if id(read.candidate) in replaced and not rivals:
-            continue
-        kept_first.append(read)
-    return kept_first + kept_closer
+
+
+@dataclass(frozen=True)
+class ReadTable:
+    """Index reads as arrays: candidate centres (n x 2), glyph sizes and confidences."""
+
+    centres: np.ndarray
+    sizes: np.ndarray
+    confidences: np.ndarray
+
+
+def read_table(reads: Sequence[IndexRead]) -> ReadTable:
+    """The :class:`ReadTable` of ``reads``."""
+    return ReadTable(
+        np.array([r.candidate.center for r in reads], np.float64).reshape(-1, 2),
+        np.array([r.candidate.glyph_size for r in reads], np.float64),
+        np.array([r.reading.confidence for r in reads], np.float64),
+    )
 
 
 def unread_corners(spots: Sequence[Spot], reads: Sequence[IndexRead]) -> list[Spot]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchmarks.bench_cards import synthetic_shots, whole_table_scenes
+from benchmarks.bench_cards import synthetic_shots, timed_frames, whole_table_scenes
 from benchmarks.card_sources import (
     Shot,
     Tally,
@@ -29,6 +29,7 @@ from benchmarks.card_sources import (
 from vision.cards import CardRecognizer, once_per_name
 from vision.light import balance, white_gains
 from vision.observations import CardObservation
+from vision.pipeline import STAGES
 
 
 @pytest.fixture(scope="module")
@@ -169,3 +170,18 @@ def test_a_camera_that_sees_the_whole_table_at_1080p(recognizer: CardRecognizer)
     found, wrong = rates(tally(shots, recognizer.recognize), recognizer)
     assert found >= 0.58
     assert wrong <= 1 / 41
+
+
+def test_the_speed_figures_cover_the_felt_webcam_frames_as_the_camera_gave_them(
+    shared_data: Path, recognizer: CardRecognizer
+) -> None:
+    frames = timed_frames(shared_data / "cards")
+    names = [name for name, _ in frames]
+    assert names == ["deal1", "deal2", "deal3", "felt club1", "felt heart3", "felt surface4"]
+    assert [frame.shape for _, frame in frames] == [(720, 1280, 3)] * 3 + [(800, 1280, 3)] * 3
+    for _, frame in frames[3:]:
+        # Busy frames: 11-16 cards read sure, 13-16 whole cards outlined.
+        result = recognizer.read(frame)
+        assert set(result.times) == set(STAGES)
+        assert len([card for card in result.cards if not card.unsure]) >= 11
+        assert len(result.outlines) >= 13

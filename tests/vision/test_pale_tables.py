@@ -10,7 +10,15 @@ import pytest
 
 from vision.cards import CardRecognizer
 from vision.imageio import read_image
-from vision.outline import Quad, card_white_mask, find_card_outlines, quads_in
+from vision.light import darkest_channel
+from vision.outline import (
+    MIN_AREA_FRACTION,
+    Quad,
+    card_white_mask,
+    find_card_outlines,
+    quads_in,
+    without_specks,
+)
 from vision.scenes.synthetic import FaceLibrary, Scene, SceneBuilder
 from vision.scenes.textures import Kind, Tone
 
@@ -59,3 +67,19 @@ def test_a_card_on_a_coloured_table_gets_one_outline(shared_data: Path) -> None:
     assert 1.2 < np.linalg.norm(np.subtract(quad[2], quad[1])) / np.linalg.norm(
         np.subtract(quad[1], quad[0])
     ) < 1.7
+
+
+def test_the_specks_of_a_felt_edge_map_are_left_out_and_every_outline_stays(
+    shared_data: Path,
+) -> None:
+    felt = read_image(shared_data / "cards" / "photos-webcam-felt" / "surface1.jpg")
+    pale = pale_scene(shared_data, ("wood", "pale"), 12).image
+    for image, specks in ((felt, 1000), (pale, 0)):
+        blurred = cv2.GaussianBlur(darkest_channel(image), (5, 5), 0)
+        edges = cv2.dilate(cv2.Canny(blurred, 8, 24), np.ones((3, 3), np.uint8))
+        regions = cv2.bitwise_not(edges)
+        cleaned = without_specks(regions, MIN_AREA_FRACTION * regions.size)
+        assert not np.count_nonzero(cv2.bitwise_and(cleaned, edges))
+        before, after = (cv2.connectedComponents(mask)[0] for mask in (regions, cleaned))
+        assert before - after >= specks
+        assert quads_in(cleaned, 2.3) == quads_in(regions, 2.3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -9,8 +10,8 @@ import numpy as np
 import pytest
 
 from vision.cards import CardRecognizer, default_model
-from vision.closer_look import closer_look, row_medians
-from vision.glyph_reads import read_glyphs
+from vision.closer_look import SAME_PLACE, closer_look, row_medians, surer_of_two
+from vision.glyph_reads import IndexRead, read_glyphs
 from vision.imageio import read_image
 from vision.index_reader import SMALL_GLYPH, index_candidates
 from vision.light import LitFrame
@@ -82,3 +83,56 @@ def test_row_medians_are_nanmedians_bit_for_bit() -> None:
         some = chosen.any(axis=1)
         expected[some] = np.nanmedian(np.where(chosen[some], values, np.nan), axis=1)
         assert np.array_equal(row_medians(values, chosen), expected, equal_nan=True)
+
+
+def pairwise_surer(
+    first: list[IndexRead], closer: list[IndexRead], replaced: set[int]
+) -> list[IndexRead]:
+    """The closer look's rule read by read: at one place (within ``SAME_PLACE`` glyph sizes of
+    the frame's own read) the surer stays, the frame's own on a tie; a replaced read with no
+    closer read at its place goes."""
+
+    def same_place(one: IndexRead, other: IndexRead) -> bool:
+        gap = float(np.hypot(*np.subtract(one.candidate.center, other.candidate.center)))
+        return gap <= SAME_PLACE * one.candidate.glyph_size
+
+    def conf(read: IndexRead) -> float:
+        return read.reading.confidence
+
+    kept_first = [
+        read
+        for read in first
+        if not any(same_place(read, c) and conf(c) > conf(read) for c in closer)
+        and not (id(read.candidate) in replaced and not any(same_place(read, c) for c in closer))
+    ]
+    kept_closer = [
+        read
+        for read in closer
+        if not any(same_place(own, read) and conf(own) >= conf(read) for own in first)
+    ]
+    return kept_first + kept_closer
+
+
+def test_the_surer_of_two_reads_at_one_place_stays_as_read_by_read(frame: np.ndarray) -> None:
+    lit = LitFrame.of(frame)
+    reads = read_glyphs(default_model(), index_candidates(lit).readable, MIN_CONFIDENCE)
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        made = [
+            IndexRead(
+                replace(read.candidate, rank_center=(x, y), suit_center=(x, y), glyph_size=size),
+                replace(read.reading, confidence=float(rng.choice([0.8, 0.9, rng.random()]))),
+            )
+            for read, x, y, size in zip(
+                rng.choice(np.array(reads, dtype=object), int(rng.integers(0, 12))),
+                rng.uniform(0, 60, 12),
+                rng.uniform(0, 60, 12),
+                rng.uniform(4, 20, 12),
+                strict=False,
+            )
+        ]
+        cut = int(rng.integers(0, len(made) + 1))
+        first, closer = made[:cut], made[cut:]
+        replaced = {id(r.candidate) for r in first if rng.random() < 0.4}
+        expected = pairwise_surer(first, closer, replaced)
+        assert [id(r) for r in surer_of_two(first, closer, replaced)] == [id(r) for r in expected]
