@@ -140,6 +140,9 @@ def test_ctrl_c_during_the_demo_exits_130_quietly(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # Ctrl-C as a terminal gives it, even when this suite runs in the background (a
+        # shell starts background jobs with SIGINT ignored, and the command inherits that).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as process:
         assert process.stdout is not None
         printed = []
@@ -149,7 +152,6 @@ def test_ctrl_c_during_the_demo_exits_130_quietly(tmp_path: Path) -> None:
                 break
         process.send_signal(signal.SIGINT)
         rest, errors = process.communicate(timeout=30)
-    # Seen under load in full runs as exit 0, never alone (65 runs): show what it printed.
     assert process.returncode == 130, (printed, rest, errors)
     assert errors == ""
     assert "buttons work" not in rest and "not pressed" not in rest
