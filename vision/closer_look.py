@@ -11,8 +11,12 @@ candidates were read, the areas (2.5 glyph sizes each way) around
 
 are enlarged ``ENLARGE`` times; the candidates found there are read by the glyph model, and
 where the frame's own read and the enlarged read name one index the surer stays
-(:func:`surer_of_two`). Only those areas, not the frame, pass the candidate finder and the
-glyph model a second time; a frame without small glyphs skips the stage.
+(:func:`surer_of_two`). The areas around the corners of whole cards with glyphs under
+``SHARP_GLYPH`` pixels are then read once more, sharpened where their card white is in full
+light (:func:`~vision.index_reader.enlarged_area`), and the surer read stays again: a far
+camera's thin strokes blur to a faint grey the ink threshold breaks. Only those areas, not
+the frame, pass the candidate finder and the glyph model again; a frame without small
+glyphs skips the stage.
 """
 
 from __future__ import annotations
@@ -54,6 +58,10 @@ INDEX_ALONG_DIAGONAL = 0.22
 #: implies (``CARD_PER_GLYPH``): jumbo indices (the felt webcam deck's rank is 1/6.2 of the
 #: card's long side, 1.86 times).
 JUMBO_INDEX = 2.0
+#: The areas around the corners of whole cards whose glyphs are under this many pixels are
+#: read a second time, sharpened (the whole table at 1080p: 8.1-8.4 px; the felt webcam's
+#: jumbo-index cards imply 9.4-10.4 px, and with 10 px the blurred felt copies read more wrong).
+SHARP_GLYPH = 9.0
 #: Two reads closer than this many glyph sizes are one index read twice.
 SAME_PLACE = 0.8
 
@@ -67,7 +75,8 @@ def closer_look(
     min_confidence: float,
 ) -> list[IndexRead]:
     """The frame's ``reads`` (of its own ``candidates``) with the small glyphs read again
-    from their areas enlarged, where the closer look is wanted (see the module)."""
+    from their areas enlarged (and small cards' corners sharpened), where the closer look is
+    wanted (see the module)."""
     small = candidates.small
     small = [c for c, tiny in zip(small, dwarfed(small, reads), strict=True) if not tiny]
     corners = unread_corners(small_card_corners(outlines), reads)
@@ -80,10 +89,21 @@ def closer_look(
         for c in candidates.readable
         if c.glyph_size < SMALL_GLYPH and area_of(c.center, areas) is not None
     }
+    longest = longest_glyphs(areas, corners)
+    fresh = enlarged_candidates(lit.bgr, areas, candidates.white_level, longest=longest)
+    closer = surer_of_two(reads, read_glyphs(model, fresh, min_confidence), replaced)
+    sharp = sorted(sharpened_areas(areas, corners))
+    if not sharp:
+        return closer
     fresh = enlarged_candidates(
-        lit.bgr, areas, candidates.white_level, longest=longest_glyphs(areas, corners)
+        lit.bgr,
+        [areas[n] for n in sharp],
+        candidates.white_level,
+        longest=[longest[n] for n in sharp],
+        sharpened=True,
+        first=len(areas) + 1,
     )
-    return surer_of_two(reads, read_glyphs(model, fresh, min_confidence), replaced)
+    return surer_of_two(closer, read_glyphs(model, fresh, min_confidence), set())
 
 
 def longest_glyphs(areas: Sequence[Region], corners: Sequence[Spot]) -> list[int]:
@@ -97,6 +117,13 @@ def longest_glyphs(areas: Sequence[Region], corners: Sequence[Spot]) -> list[int
         if area is not None:
             longest[area] = max(longest[area], int(JUMBO_INDEX * glyph * ENLARGE))
     return longest
+
+
+def sharpened_areas(areas: Sequence[Region], corners: Sequence[Spot]) -> set[int]:
+    """The numbers (from 0) of the areas to sharpen: those holding the corner of a whole
+    card whose glyphs are under ``SHARP_GLYPH`` pixels."""
+    held = (area_of(centre, areas) for centre, glyph in corners if glyph < SHARP_GLYPH)
+    return {area for area in held if area is not None}
 
 
 def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:

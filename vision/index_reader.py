@@ -78,6 +78,12 @@ ENLARGED_SIZES = (GLYPH_PIXELS[0], int(1.3 * SMALL_GLYPH * ENLARGE))
 ENLARGED_INK_BLOCK = 37
 #: The enlarged area reaches this many glyph sizes each way from a small candidate.
 CLOSER_LOOK_REACH = 2.5
+#: A sharpened enlarged area gets this many times its detail finer than one frame pixel
+#: added (an unsharp mask of sigma ``ENLARGE`` enlarged pixels).
+SHARPEN = 2.0
+#: Card white is in full light where its darkest channel closed over this many frame
+#: pixels (print filled in) is at the frame's white level.
+LIGHT_WINDOW = 13
 #: Fraction of the ring around a glyph that must be card white.
 WHITE_RING = 0.55
 
@@ -467,20 +473,42 @@ def enlarged_candidates(
     white_level: float,
     learning: bool = False,
     longest: Sequence[int] = (),
+    sharpened: bool = False,
+    first: int = 1,
 ) -> list[IndexCandidate]:
     """The candidates in ``areas`` of the frame enlarged ``ENLARGE`` times, in frame pixels
     (``learning`` as for :func:`candidates_at_scale`). ``longest``: per area, the longest
-    blob looked for (enlarged pixels; ``ENLARGED_SIZES`` where not given)."""
+    blob looked for (enlarged pixels; ``ENLARGED_SIZES`` where not given); ``sharpened``:
+    the areas sharpened in full light (:func:`enlarged_area`); ``first``: the first area's
+    number (blob numbers stay unique between two calls on one frame)."""
     fresh: list[IndexCandidate] = []
-    for number, (x, y, width, height) in enumerate(areas, start=1):
+    for number, (x, y, width, height) in enumerate(areas, start=first):
         crop = frame_bgr[y : y + height, x : x + width]
-        enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
-        sizes = (ENLARGED_SIZES[0], longest[number - 1]) if longest else ENLARGED_SIZES
+        enlarged = enlarged_area(crop, white_level if sharpened else None)
+        sizes = (ENLARGED_SIZES[0], longest[number - first]) if longest else ENLARGED_SIZES
         found = candidates_at_scale(
             enlarged, None, white_level, sizes, ENLARGED_INK_BLOCK, learning=learning
         )
         fresh.extend(shrunk(candidate, (x, y), number) for candidate in found)
     return fresh
+
+
+def enlarged_area(crop: np.ndarray, lit_above: float | None = None) -> np.ndarray:
+    """``crop`` enlarged ``ENLARGE`` times (cubic); given ``lit_above``, sharpened by
+    ``SHARPEN`` where its local light (the darkest channel closed over ``LIGHT_WINDOW``
+    frame pixels) is at least that: a far camera's thin index strokes blur to a faint grey
+    that the ink threshold breaks into pieces (a Q found as a 6 px blob), while sharpened
+    card white in a shadow read an 8d as an 8h."""
+    enlarged = cv2.resize(crop, None, fx=ENLARGE, fy=ENLARGE, interpolation=cv2.INTER_CUBIC)
+    if lit_above is None:
+        return np.asarray(enlarged)
+    soft = cv2.GaussianBlur(enlarged, (0, 0), ENLARGE)
+    sharp = cv2.addWeighted(enlarged, 1 + SHARPEN, soft, -SHARPEN, 0)
+    window = np.ones((LIGHT_WINDOW, LIGHT_WINDOW), np.uint8)
+    light = cv2.morphologyEx(darkest_channel(crop), cv2.MORPH_CLOSE, window)
+    size = (enlarged.shape[1], enlarged.shape[0])
+    lit = cv2.resize(light, size, interpolation=cv2.INTER_NEAREST) >= lit_above
+    return np.where(lit[:, :, None], sharp, enlarged)
 
 
 def small_glyph_areas(spots: Sequence[Spot], frame_shape: tuple[int, ...]) -> list[Region]:

@@ -11,9 +11,16 @@ import pytest
 
 from tests.image_files import image_at
 from vision.cards import CardRecognizer, centre_pips, pip_checked, small_card_corners
-from vision.closer_look import longest_glyphs
+from vision.closer_look import longest_glyphs, sharpened_areas
 from vision.glyphs import GlyphModel, NetModel
-from vision.index_reader import ENLARGE, ENLARGED_SIZES, SMALL_GLYPH, BlobPixels, find_ink_blobs
+from vision.index_reader import (
+    ENLARGE,
+    ENLARGED_SIZES,
+    SMALL_GLYPH,
+    BlobPixels,
+    enlarged_area,
+    find_ink_blobs,
+)
 from vision.outline import find_card_outlines
 
 FACES = Path("cards") / "faces-cc0"
@@ -46,6 +53,27 @@ def test_cards_far_from_the_camera_are_read_from_enlarged_corners(shared_data: P
             wrong += any(other != card for other in seen)
     assert right >= 10
     assert wrong == 0
+
+
+def test_only_corners_of_cards_with_glyphs_under_nine_pixels_are_sharpened() -> None:
+    # A 98 px card (the whole table at 1080p, 8.5 px glyphs) and a 108 px one (the felt
+    # webcam's nearer cards are 108-120 px: jumbo indices, not thin strokes).
+    areas = [(0, 0, 40, 40), (100, 100, 60, 60), (300, 300, 60, 60)]
+    corners = [((120.0, 130.0), 98 / 11.5), ((320.0, 330.0), 108 / 11.5)]
+    assert sharpened_areas(areas, corners) == {1}
+
+
+def test_shadowed_card_white_is_not_sharpened() -> None:
+    # Card white at 200 on the left, in a shadow at half the light (90) on the right, a thin
+    # grey stroke in each: only the stroke in full light is sharpened (darker than plain).
+    crop = np.full((30, 60, 3), 200, np.uint8)
+    crop[:, 30:] = 90
+    crop[5:25, 14:16] = 150
+    crop[5:25, 44:46] = 68
+    plain, sharp = enlarged_area(crop), enlarged_area(crop, lit_above=120.0)
+    assert sharp[45, 45].max() < plain[45, 45].min() - 20
+    assert np.array_equal(sharp[:, 3 * 30 + 20 :], plain[:, 3 * 30 + 20 :])
+    assert np.array_equal(enlarged_area(crop, lit_above=None), plain)
 
 
 def test_only_small_whole_cards_get_a_look_at_their_corners() -> None:
