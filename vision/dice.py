@@ -167,6 +167,7 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
     height, width = lab.shape[:2]
     found: list[Candidate] = []
     bodies = _bodies(lab, settings)
+    lightness = np.ascontiguousarray(lab[:, :, 0])  # copied once, not once per body
     sides = [b.side for b in bodies if b.side < width / 8 and b.area >= 4 * settings.min_body_area]
     typical = float(np.median(sides)) if sides else CROP_DIE_SIDE
     for body in bodies:
@@ -188,7 +189,7 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
         planes = channels(crop)
         faces = faces_in_planes(planes, settings.faces)
         if body.die_like and not _box_at_edge(body.box, (width, height)):
-            found.extend(_body_proposals(lab[:, :, 0], body, zoom, len(faces), scale))
+            found.extend(_body_proposals(lightness, body, zoom, len(faces), scale))
         for face in faces:
             fx, fy = face.center
             x, y = left + fx / zoom, top + fy / zoom
@@ -288,11 +289,11 @@ def body_mask(lab: Image, settings: DiceSettings) -> Image:
     height, width = lab.shape[:2]
     small = cv2.resize(lab, BACKGROUND_SIZE, interpolation=cv2.INTER_AREA)
     table = cv2.resize(cv2.medianBlur(small, BACKGROUND_KERNEL), (width, height))
-    difference = lab.astype(np.float32) - table.astype(np.float32)
-    distance = cv2.magnitude(
-        difference[:, :, 0],
-        np.float32(2.0) * cv2.magnitude(difference[:, :, 1], difference[:, :, 2]),
+    lightness, red_green, yellow_blue = (
+        cv2.subtract(frame, local, dtype=cv2.CV_32F)
+        for frame, local in zip(cv2.split(lab), cv2.split(table), strict=True)
     )
+    distance = cv2.magnitude(lightness, np.float32(2.0) * cv2.magnitude(red_green, yellow_blue))
     mask = cv2.morphologyEx(
         (distance > settings.body_contrast).astype(np.uint8) * 255,
         cv2.MORPH_OPEN,

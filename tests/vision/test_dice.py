@@ -169,3 +169,23 @@ def test_cli_camera_without_a_camera_is_one_line_and_exit_2(
     assert capsys.readouterr().err == (
         "companion camera: error: no camera at /dev/video93 (OpenCV could not open it)\n"
     )
+
+
+def test_pip_blobs_measure_as_opencv_statistics(shared_data: Path) -> None:
+    """The pip search measures blobs over their pixels; on a real photo's pip mask that gives
+    exactly OpenCV's areas, extents and centroids."""
+    from vision.dice_faces import _Blobs
+
+    lab = cv2.cvtColor(image_at(shared_data / "dice/photos/six_44.jpg"), cv2.COLOR_BGR2LAB)
+    mask = cv2.adaptiveThreshold(
+        lab[:, :, 0], 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 31, 12.0
+    )
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
+    blobs = _Blobs.of(mask)
+    areas = blobs.total()
+    assert count == blobs.count > 50
+    assert np.array_equal(areas[1:], stats[1:, cv2.CC_STAT_AREA])
+    assert np.array_equal(blobs.extent(blobs.columns)[1:], stats[1:, cv2.CC_STAT_WIDTH])
+    assert np.array_equal(blobs.extent(blobs.rows)[1:], stats[1:, cv2.CC_STAT_HEIGHT])
+    assert np.array_equal(blobs.total(blobs.x)[1:] / areas[1:], centroids[1:, 0])
+    assert np.array_equal(blobs.total(blobs.y)[1:] / areas[1:], centroids[1:, 1])
