@@ -39,6 +39,7 @@ from benchmarks.card_sources import (
     choose_threshold,
     deal_shots,
     felt_shots,
+    left_out_threshold,
     misc_shots,
     single_shots,
     tally,
@@ -272,11 +273,6 @@ def sources() -> dict[str, list[Shot]]:
     return found
 
 
-def family(source: str) -> str:
-    """The source an augmented copy was made from (itself for the others)."""
-    return source.split("+")[0]
-
-
 def accuracy_figures(recognizer: CardRecognizer, sweep: CardRecognizer) -> None:
     """Per source: found and wrong at the recogniser's sure level; then the
     leave-one-source-out table (each source at the threshold chosen on the others)."""
@@ -297,8 +293,7 @@ def accuracy_figures(recognizer: CardRecognizer, sweep: CardRecognizer) -> None:
     )
     print(f"cards:   all sources pooled choose {chosen:.2f}")
     for name, result in tallies.items():
-        others = [t for other, t in tallies.items() if family(other) != family(name)]
-        left_out = choose_threshold(others)
+        left_out = left_out_threshold(tallies, name)
         print(
             f"cards:   {name}: full ({chosen:.2f}) {result.line(chosen)} | "
             f"left out ({left_out:.2f}) {result.line(left_out)}"

@@ -307,3 +307,14 @@ def choose_threshold(tallies: Iterable[Tally], most_wrong: float = 0.01) -> floa
         if wrong <= most_wrong * max(reported, 1):
             return threshold
     return THRESHOLDS[-1]
+
+
+def family(source: str) -> str:
+    """The source an augmented copy was made from (itself for the others)."""
+    return source.split("+")[0]
+
+
+def left_out_threshold(tallies: dict[str, Tally], name: str) -> float:
+    """The threshold :func:`choose_threshold` picks for source ``name`` without it: on the
+    other sources of ``tallies``, leaving out the augmented copies of ``name`` too."""
+    return choose_threshold(t for other, t in tallies.items() if family(other) != family(name))

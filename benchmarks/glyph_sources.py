@@ -16,14 +16,14 @@ from pathlib import Path
 
 import cv2
 
-from benchmarks.bench_cards import family, synthetic_shots, whole_table_scenes
+from benchmarks.bench_cards import synthetic_shots, whole_table_scenes
 from benchmarks.card_sources import (
     Shot,
     Tally,
     augmented,
-    choose_threshold,
     deal_shots,
     felt_shots,
+    left_out_threshold,
     single_shots,
     tally,
 )
@@ -52,8 +52,7 @@ def model_figures(model_path: Path, sources: dict[str, list[Shot]]) -> None:
         name: tally(shots, sweep.recognize) for name, shots in sources.items()
     }
     for name, result in tallies.items():
-        others = [t for other, t in tallies.items() if family(other) != family(name)]
-        left_out = choose_threshold(others)
+        left_out = left_out_threshold(tallies, name)
         print(
             f"{model_path.name}: {name}: ({sure_level:.2f}) {result.line(sure_level)} | "
             f"left out ({left_out:.2f}) {result.line(left_out)}; "
