@@ -27,7 +27,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice_model import INPUT_NAMES, PATCH, DiceModel, shipped_model, softmax
+from vision.dice_model import (
+    INPUT_NAMES,
+    PATCH,
+    DiceModel,
+    require_inputs,
+    shipped_model,
+    softmax,
+)
 
 Array = npt.NDArray[np.float32]
 CNN_FILE = Path(__file__).resolve().parent / "data" / "dice_cnn.npz"
@@ -89,8 +96,7 @@ class DiceCnn:
     def load(cls, path: Path) -> DiceCnn:
         """Read a network written by :meth:`save`; refuses one made for other inputs."""
         with np.load(path) as data:
-            if tuple(str(name) for name in data["names"]) != INPUT_NAMES:
-                raise ValueError(f"{path}: made for other inputs; rebuild it")
+            require_inputs(data, path)
             layers = sum(1 for key in data.files if key.startswith("kernel_bias_"))
             dense = {key: data[key] for key in _DENSE}
             return cls(

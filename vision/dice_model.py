@@ -179,8 +179,7 @@ class DiceModel:
     def load(cls, path: Path) -> DiceModel:
         """Read a model written by :meth:`save`; refuses one made for other inputs."""
         with np.load(path) as data:
-            if tuple(str(name) for name in data["names"]) != INPUT_NAMES:
-                raise ValueError(f"{path}: made for other inputs; rebuild it")
+            require_inputs(data, path)
             mean, scale, hidden_weights, hidden_bias, out_weights, out_bias = (
                 data[key].astype(np.float64)
                 for key in (
@@ -204,6 +203,13 @@ class DiceModel:
 
 
 INPUT_NAMES = (*(f"patch {i}" for i in range(PATCH * PATCH)), *FEATURE_NAMES)
+
+
+def require_inputs(data: Any, path: Path) -> None:
+    """Refuse a network file (``data``, its loaded ``.npz``) made for other inputs than
+    :data:`INPUT_NAMES`."""
+    if tuple(str(name) for name in data["names"]) != INPUT_NAMES:
+        raise ValueError(f"{path}: made for other inputs; rebuild it")
 
 
 def softmax(z: Vector) -> Vector:

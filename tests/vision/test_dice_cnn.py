@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from vision.dice_cnn import CNN_FILE, DiceCnn, reference_rows, shipped_cnn, shipped_reader
-from vision.dice_model import CLASSES, shipped_model
+from vision.dice_model import CLASSES, DiceModel, shipped_model
 
 
 def test_numpy_inference_computes_what_torch_trained() -> None:
@@ -26,11 +27,14 @@ def test_the_shipped_cnn_is_small_and_carries_the_pairs_threshold() -> None:
     assert 0.5 <= shipped_reader().sure <= 1.0
 
 
-def test_a_cnn_for_other_inputs_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("load", [DiceCnn.load, DiceModel.load], ids=["cnn", "patch network"])
+def test_a_network_file_for_other_inputs_is_refused(
+    load: Callable[[Path], object], tmp_path: Path
+) -> None:
     path = tmp_path / "other.npz"
     np.savez(path, names=np.array(["something else"]))
     with pytest.raises(ValueError, match="made for other inputs"):
-        DiceCnn.load(path)
+        load(path)
 
 
 def test_the_pair_sees_a_die_no_more_than_the_doubtful_network() -> None:
