@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from vision.dice import WORKING_WIDTH, DiceSettings, Image, find_dice
-from vision.dice_cnn import PairedReader, shipped_reader
+from vision.dice_cnn import shipped_reader
 from vision.dice_cnn_training import torch_available
 from vision.dice_detector import Detector, peaks
 from vision.dice_labels import SOURCES, Score, load_source, match, score
@@ -194,15 +194,22 @@ def detected(floor: float) -> Callable[[Seen], list[tuple[float, float]]]:
 def print_table(
     title: str,
     seen: dict[str, list[Seen]],
-    model: PairedReader,
+    model: Reader,
     settings: DiceSettings,
 ) -> None:
     """One table: every source scored with ``model``."""
     print(f"dice: {title}")
     for source in SOURCES:
-        total, sure = score_seen(seen[source], model, settings)
-        print(row(source, total) + f"; sure at {model.sure:.3f}")
-        print(f"dice: {'':16} {sure.text()}")
+        print_score(source, seen[source], model, settings)
+
+
+def print_score(
+    source: str, seen: Sequence[Seen], model: Reader, settings: DiceSettings, name: str = ""
+) -> None:
+    """The two lines of one source scored with ``model`` (called ``name``, if given)."""
+    total, sure = score_seen(seen, model, settings)
+    print(row(source, total) + f"; {name + ', ' if name else ''}sure at {model.sure:.3f}")
+    print(f"dice: {'':16} {sure.text()}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -239,9 +246,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             pair = train_reader(rest, settings)[0]
             cnn = pair.cnn.with_sure(sure_threshold(real_photos(rest), pair.cnn, settings))
             for name, model in (("reader", pair), ("patch network", pair.patch), ("cnn", cnn)):
-                total, sure = score_seen(seen[source], model, settings)
-                print(row(source, total) + f"; {name}, sure at {model.sure:.3f}")
-                print(f"dice: {'':16} {sure.text()}")
+                print_score(source, seen[source], model, settings, name)
     sample = cv2.imread(str(DATA / "photos" / "six_44.jpg"))
     if sample is None:
         raise FileNotFoundError(f"{DATA / 'photos' / 'six_44.jpg'}: cannot read the photo")
