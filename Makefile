@@ -3,14 +3,24 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CONSTRAINTS := .ci/constraints.txt
 
-.PHONY: run test lint bench clean screens
+.PHONY: run test lint bench clean screens constraints
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(CONSTRAINTS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -c $(CONSTRAINTS) -e '.[dev]'
 	touch $(STAMP)
+
+# The newest versions pyproject.toml allows, installed into a scratch venv and pinned.
+constraints:
+	rm -rf .venv-constraints
+	$(PYTHON) -m venv .venv-constraints
+	.venv-constraints/bin/pip install --quiet -e '.[dev]'
+	{ sed -n '1,2p' $(CONSTRAINTS); .venv-constraints/bin/pip freeze --exclude-editable; } > $(CONSTRAINTS).new
+	mv $(CONSTRAINTS).new $(CONSTRAINTS)
+	rm -rf .venv-constraints
 
 run: $(STAMP)
 	$(BIN)/companion run
