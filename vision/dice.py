@@ -285,18 +285,27 @@ def _at_edge(
 
 
 def body_mask(lab: Image, settings: DiceSettings) -> Image:
-    """Pixels whose colour differs from the local table, with nearby parts joined."""
+    """Pixels of an 8-bit Lab image whose colour differs from the local table, with nearby
+    parts joined."""
     height, width = lab.shape[:2]
     small = cv2.resize(lab, BACKGROUND_SIZE, interpolation=cv2.INTER_AREA)
     table = cv2.resize(cv2.medianBlur(small, BACKGROUND_KERNEL), (width, height))
     lightness, red_green, yellow_blue = (
-        cv2.subtract(frame, local, dtype=cv2.CV_32F)
+        cv2.absdiff(frame, local)
         for frame, local in zip(cv2.split(lab), cv2.split(table), strict=True)
     )
-    distance = cv2.magnitude(lightness, np.float32(2.0) * cv2.magnitude(red_green, yellow_blue))
+    # Squared, so exact: whole numbers whose sums stay far below 2**24, where float32 holds
+    # every integer (cv2.magnitude's last bit varied from one call to the next).
+    colour = cv2.add(_squared(red_green), _squared(yellow_blue))
+    squared = cv2.scaleAdd(colour, 4.0, _squared(lightness))
     mask = cv2.morphologyEx(
-        (distance > settings.body_contrast).astype(np.uint8) * 255,
+        (squared > settings.body_contrast**2).astype(np.uint8) * 255,
         cv2.MORPH_OPEN,
         np.ones((3, 3), np.uint8),
     )
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def _squared(plane: Image) -> Image:
+    """An 8-bit plane's values squared, as float32 (exact)."""
+    return cv2.multiply(plane, plane, dtype=cv2.CV_32F)

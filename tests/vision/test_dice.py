@@ -189,3 +189,25 @@ def test_pip_blobs_measure_as_opencv_statistics(shared_data: Path) -> None:
     assert np.array_equal(blobs.extent(blobs.rows)[1:], stats[1:, cv2.CC_STAT_HEIGHT])
     assert np.array_equal(blobs.total(blobs.x)[1:] / areas[1:], centroids[1:, 0])
     assert np.array_equal(blobs.total(blobs.y)[1:] / areas[1:], centroids[1:, 1])
+
+
+def test_the_body_mask_is_the_exact_lab_distance_every_time(shared_data: Path) -> None:
+    """A die body is where the Lab distance from the local table (colour counted twice) is
+    over ``body_contrast``: the mask equals that computed in whole numbers, and two calls on
+    one photo agree pixel for pixel."""
+    from vision.dice import BACKGROUND_KERNEL, BACKGROUND_SIZE, body_mask
+
+    photo = shared_data / "dice/photos-coloured/IMG_20191208_111228.jpg"
+    lab = cv2.cvtColor(image_at(photo), cv2.COLOR_BGR2LAB)
+    settings = DiceSettings()
+    small = cv2.resize(lab, BACKGROUND_SIZE, interpolation=cv2.INTER_AREA)
+    table = cv2.resize(cv2.medianBlur(small, BACKGROUND_KERNEL), lab.shape[1::-1])
+    lightness, red_green, yellow_blue = np.moveaxis(lab.astype(np.int64) - table, 2, 0)
+    squared = lightness**2 + 4 * (red_green**2 + yellow_blue**2)
+    expected = (squared > settings.body_contrast**2).astype(np.uint8) * 255
+    expected = cv2.morphologyEx(expected, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    expected = cv2.morphologyEx(expected, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    first = body_mask(lab, settings)
+    assert np.array_equal(first, expected)
+    assert np.array_equal(body_mask(lab, settings), first)
+    assert 0 < np.count_nonzero(first) < first.size
