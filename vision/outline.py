@@ -52,9 +52,13 @@ TABLE_SHARE = 0.6
 #: (pixels) in an edge that is closed before the regions it encloses are taken.
 EDGE_LEVELS = (8, 24)
 EDGE_GAP = 3
-#: The edge search looks only this many pixels beyond card white: an outline it adds is at
-#: least ``EDGE_WHITE`` card white, and on felt most of the frame's edges are the cloth's.
+#: The edge search looks only this many pixels beyond the card white not yet outlined (an
+#: outline it adds is at least ``EDGE_WHITE`` card white, and the card white of a card
+#: already outlined holds no other: on felt most of the frame's edges are the cloth's) ...
 EDGE_REACH = 24
+#: ... an outlined card's white taken as this many times its quad, about its centre (the
+#: quad lies a few pixels inside the rounded corners).
+OUTLINED_GROWTH = 1.15
 #: An edge-found outline must be card white (the white mask) for at least this share: a
 #: card on a pale table is, dark cloth framed by edges is not.
 EDGE_WHITE = 0.5
@@ -146,7 +150,7 @@ def find_card_outlines(
     if pale_table:
         outlines += [
             quad
-            for quad in edge_outlines(darkest, longest, near_white(mask))
+            for quad in edge_outlines(darkest, longest, unoutlined_white(mask, outlines))
             if white_share(mask, quad) >= EDGE_WHITE
             and not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
         ]
@@ -170,11 +174,17 @@ def white_share(mask: np.ndarray, quad: Quad) -> float:
     return int(np.count_nonzero(cv2.bitwise_and(area, chosen))) / max(1, covered)
 
 
-def near_white(mask: np.ndarray) -> np.ndarray:
-    """The 0/255 card-white ``mask`` grown by ``EDGE_REACH`` pixels: where the edge search
-    looks."""
+def unoutlined_white(mask: np.ndarray, outlines: Sequence[Quad]) -> np.ndarray:
+    """The 0/255 card-white ``mask`` less the cards of ``outlines`` (each quad grown by
+    ``OUTLINED_GROWTH``), grown by ``EDGE_REACH`` pixels: where the edge search looks."""
+    rest = mask.copy()
+    for quad in outlines:
+        corners = np.array(quad, np.float64)
+        centre = corners.mean(axis=0)
+        grown = centre + OUTLINED_GROWTH * (corners - centre)
+        cv2.fillConvexPoly(rest, np.round(grown).astype(np.int32), 0)
     reach = np.ones((2 * EDGE_REACH + 1, 2 * EDGE_REACH + 1), np.uint8)
-    return np.asarray(cv2.dilate(mask, reach))
+    return np.asarray(cv2.dilate(rest, reach))
 
 
 def edge_outlines(

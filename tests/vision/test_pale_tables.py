@@ -91,12 +91,12 @@ def test_the_specks_of_a_felt_edge_map_are_left_out_and_every_outline_stays(
         assert np.array_equal(cleaned > 0, wide[labels])
 
 
-def test_the_edge_search_near_card_white_keeps_every_outline(
+def test_the_edge_search_near_card_white_not_outlined_keeps_every_outline(
     shared_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     felt = read_image(shared_data / "cards" / "photos-webcam-felt" / "surface1.jpg")
     images = [felt, pale_scene(shared_data, ("cloth", "pale"), 11).image]
     near = [find_card_outlines(image, longest=2.3) for image in images]
     assert len(near[1]) >= 3
-    monkeypatch.setattr(outline, "near_white", lambda mask: None)
+    monkeypatch.setattr(outline, "unoutlined_white", lambda mask, outlines: None)
     assert near == [find_card_outlines(image, longest=2.3) for image in images]
