@@ -21,6 +21,7 @@ glyphs skips the stage.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -44,7 +45,7 @@ from vision.index_reader import (
     spots_of,
 )
 from vision.light import LitFrame
-from vision.outline import Quad
+from vision.outline import Quad, inside_quad
 
 #: A small candidate less than this fraction of the size of an index read within a card
 #: height of it is a fragment (cards that close lie at the same distance from the camera):
@@ -62,6 +63,12 @@ JUMBO_INDEX = 2.0
 #: read a second time, sharpened (the whole table at 1080p: 8.1-8.4 px; the felt webcam's
 #: jumbo-index cards imply 9.4-10.4 px, and with 10 px the blurred felt copies read more wrong).
 SHARP_GLYPH = 9.0
+#: A card whose corner was read with a rank at least this many times the glyph size its
+#: card height implies shows jumbo indices (reads at the felt webcam deck's corners: median
+#: 1.84 times, 95 % over 1.68; the whole table at 1080p: 0.80-1.22 times): its unread corners
+#: are blank or hold an index that large, so they are not sharpened (sharpened blank corners
+#: gave reads that made the true ones unsure).
+JUMBO_READ = 1.5
 #: Two reads closer than this many glyph sizes are one index read twice.
 SAME_PLACE = 0.8
 
@@ -79,7 +86,8 @@ def closer_look(
     wanted (see the module)."""
     small = candidates.small
     small = [c for c, tiny in zip(small, dwarfed(small, reads), strict=True) if not tiny]
-    corners = unread_corners(small_card_corners(outlines), reads)
+    cards = small_cards(outlines)
+    corners = unread_corners([spot for _, spots in cards for spot in spots], reads)
     spots = spots_of(small) + corners
     if not spots:
         return list(reads)
@@ -92,7 +100,7 @@ def closer_look(
     longest = longest_glyphs(areas, corners)
     fresh = enlarged_candidates(lit.bgr, areas, candidates.white_level, longest=longest)
     closer = surer_of_two(reads, read_glyphs(model, fresh, min_confidence), replaced)
-    sharp = sorted(sharpened_areas(areas, corners))
+    sharp = sorted(sharpened_areas(areas, corners, cards, closer))
     if not sharp:
         return closer
     fresh = enlarged_candidates(
@@ -119,17 +127,54 @@ def longest_glyphs(areas: Sequence[Region], corners: Sequence[Spot]) -> list[int
     return longest
 
 
-def sharpened_areas(areas: Sequence[Region], corners: Sequence[Spot]) -> set[int]:
-    """The numbers (from 0) of the areas to sharpen: those holding the corner of a whole
-    card whose glyphs are under ``SHARP_GLYPH`` pixels."""
-    held = (area_of(centre, areas) for centre, glyph in corners if glyph < SHARP_GLYPH)
-    return {area for area in held if area is not None}
+def sharpened_areas(
+    areas: Sequence[Region],
+    corners: Sequence[Spot],
+    cards: Sequence[tuple[Quad, list[Spot]]],
+    reads: Sequence[IndexRead],
+) -> set[int]:
+    """The numbers (from 0) of the areas to sharpen: those holding one of the unread
+    ``corners`` of a whole card whose glyphs are under ``SHARP_GLYPH`` pixels, and also one
+    of a card of ``cards`` (outline and corner spots, :func:`small_cards`) that shows no
+    jumbo index in the plain closer look's ``reads`` (:func:`shows_jumbo_index`)."""
+    unread = set(corners)
+    held = (
+        area_of(centre, areas)
+        for quad, spots in cards
+        if not shows_jumbo_index(quad, spots, reads)
+        for centre, glyph in spots
+        if (centre, glyph) in unread
+    )
+    open_areas = {area for area in held if area is not None}
+    sharp = (area_of(centre, areas) for centre, glyph in corners if glyph < SHARP_GLYPH)
+    return {area for area in sharp if area is not None} & open_areas
+
+
+def shows_jumbo_index(quad: Quad, spots: Sequence[Spot], reads: Sequence[IndexRead]) -> bool:
+    """Whether one of ``reads`` lies inside the card ``quad`` near one of its corner
+    ``spots`` (within ``CORNER_READ`` card heights) with glyphs ``JUMBO_READ`` times the size
+    its card implies or larger."""
+    glyph = spots[0][1]
+    reach = CORNER_READ * CARD_PER_GLYPH * glyph
+    return any(
+        read.candidate.glyph_size >= JUMBO_READ * glyph
+        and any(math.dist(read.candidate.center, centre) < reach for centre, _ in spots)
+        and inside_quad(read.candidate.center, quad)
+        for read in reads
+    )
 
 
 def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:
     """Where the indices of whole cards too small for their glyphs to show well may be:
     near each corner of the outline (either way up), with the glyph size the card implies."""
-    spots: list[Spot] = []
+    return [spot for _, spots in small_cards(outlines) for spot in spots]
+
+
+def small_cards(outlines: Sequence[Quad]) -> list[tuple[Quad, list[Spot]]]:
+    """The whole cards (``outlines``) too small for their glyphs to show well, each with the
+    spots near its four corners (either way up) where its indices may be, with the glyph
+    size the card implies."""
+    cards: list[tuple[Quad, list[Spot]]] = []
     for quad in outlines:
         corners = np.array(quad, np.float64)
         glyph = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
@@ -137,10 +182,12 @@ def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:
         if glyph >= SMALL_GLYPH:
             continue
         centre = corners.mean(axis=0)
+        spots: list[Spot] = []
         for corner in corners:
             x, y = corner + INDEX_ALONG_DIAGONAL * (centre - corner)
             spots.append(((float(x), float(y)), glyph))
-    return spots
+        cards.append((quad, spots))
+    return cards
 
 
 def surer_of_two(

@@ -52,6 +52,13 @@ TABLE_SHARE = 0.6
 #: (pixels) in an edge that is closed before the regions it encloses are taken.
 EDGE_LEVELS = (8, 24)
 EDGE_GAP = 3
+#: The edge search looks only this many pixels beyond the card white not yet outlined (an
+#: outline it adds is at least ``EDGE_WHITE`` card white, and the card white of a card
+#: already outlined holds no other: on felt most of the frame's edges are the cloth's) ...
+EDGE_REACH = 24
+#: ... an outlined card's white taken as this many times its quad, about its centre (the
+#: quad lies a few pixels inside the rounded corners).
+OUTLINED_GROWTH = 1.15
 #: An edge-found outline must be card white (the white mask) for at least this share: a
 #: card on a pale table is, dark cloth framed by edges is not.
 EDGE_WHITE = 0.5
@@ -143,7 +150,7 @@ def find_card_outlines(
     if pale_table:
         outlines += [
             quad
-            for quad in edge_outlines(darkest, longest)
+            for quad in edge_outlines(darkest, longest, unoutlined_white(mask, outlines))
             if white_share(mask, quad) >= EDGE_WHITE
             and not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
         ]
@@ -167,14 +174,35 @@ def white_share(mask: np.ndarray, quad: Quad) -> float:
     return int(np.count_nonzero(cv2.bitwise_and(area, chosen))) / max(1, covered)
 
 
-def edge_outlines(darkest: np.ndarray, longest: float = ASPECT_RANGE[1]) -> list[Quad]:
+def unoutlined_white(mask: np.ndarray, outlines: Sequence[Quad]) -> np.ndarray:
+    """The 0/255 card-white ``mask`` less the cards of ``outlines`` (each quad grown by
+    ``OUTLINED_GROWTH``), grown by ``EDGE_REACH`` pixels: where the edge search looks."""
+    rest = mask.copy()
+    for quad in outlines:
+        corners = np.array(quad, np.float64)
+        centre = corners.mean(axis=0)
+        grown = centre + OUTLINED_GROWTH * (corners - centre)
+        cv2.fillConvexPoly(rest, np.round(grown).astype(np.int32), 0)
+    reach = np.ones((2 * EDGE_REACH + 1, 2 * EDGE_REACH + 1), np.uint8)
+    return np.asarray(cv2.dilate(rest, reach))
+
+
+def edge_outlines(
+    darkest: np.ndarray, longest: float = ASPECT_RANGE[1], within: np.ndarray | None = None
+) -> list[Quad]:
     """Outlines of cards on a table as white as they are: the regions that the frame's edges
     (Canny on the blurred darkest channel, ``EDGE_LEVELS``, closed by ``EDGE_GAP`` pixels)
-    enclose, where they are card-shaped quadrilaterals."""
+    enclose, where they are card-shaped quadrilaterals; ``within``: a 0/255 mask of where to
+    look (the darkest channel is taken as black elsewhere)."""
     blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
+    if within is not None:
+        blurred = cv2.bitwise_and(blurred, within)
     edges = cv2.Canny(blurred, *EDGE_LEVELS)
     edges = cv2.dilate(edges, np.ones((EDGE_GAP, EDGE_GAP), np.uint8))
-    regions = without_specks(cv2.bitwise_not(edges), MIN_AREA_FRACTION * edges.size)
+    regions = cv2.bitwise_not(edges)
+    if within is not None:
+        regions = cv2.bitwise_and(regions, within)
+    regions = without_specks(regions, MIN_AREA_FRACTION * edges.size)
     outlines, _ = quads_in(regions, longest)
     return outlines
 
@@ -192,7 +220,10 @@ def without_specks(mask: np.ndarray, smallest: float) -> np.ndarray:
     >>> int(cleaned[3, 3]), int(cleaned[15, 15])
     (0, 255)
     """
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # Grana's labelling: the same regions as the default's, in half the time on felt.
+    _, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
     spans = stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT]
     kept = np.where(spans >= smallest, 255, 0).astype(np.uint8)
     kept[0] = 0

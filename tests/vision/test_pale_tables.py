@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import outline
 from vision.cards import CardRecognizer
 from vision.imageio import read_image
 from vision.light import darkest_channel
@@ -83,3 +84,19 @@ def test_the_specks_of_a_felt_edge_map_are_left_out_and_every_outline_stays(
         before, after = (cv2.connectedComponents(mask)[0] for mask in (regions, cleaned))
         assert before - after >= specks
         assert quads_in(cleaned, 2.3) == quads_in(regions, 2.3)
+        # Grana's labelling gives the regions the default labelling gives.
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(regions, connectivity=8)
+        spans = stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT]
+        wide = (spans >= MIN_AREA_FRACTION * regions.size) & (np.arange(len(spans)) > 0)
+        assert np.array_equal(cleaned > 0, wide[labels])
+
+
+def test_the_edge_search_near_card_white_not_outlined_keeps_every_outline(
+    shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    felt = read_image(shared_data / "cards" / "photos-webcam-felt" / "surface1.jpg")
+    images = [felt, pale_scene(shared_data, ("cloth", "pale"), 11).image]
+    near = [find_card_outlines(image, longest=2.3) for image in images]
+    assert len(near[1]) >= 3
+    monkeypatch.setattr(outline, "unoutlined_white", lambda mask, outlines: None)
+    assert near == [find_card_outlines(image, longest=2.3) for image in images]
