@@ -2,7 +2,8 @@
 
 Read from the small upright glyph patches of :mod:`vision.index_reader`, by one of two
 kinds of model with the same :meth:`GlyphModel.read`: :class:`NetModel`, small
-networks (the shipped model, learned from many card designs; one fit, or several averaged), or
+networks (the shipped model, learned from many card designs; one fit, or several averaged;
+fully connected :class:`Network` or convolutional :class:`ConvNetwork`), or
 :class:`NeighbourModel`, a k-nearest-neighbour vote over labelled examples (what teaching
 a deck builds). Ranks include a reject class (``"-"``: pip pairs, picture fragments), so
 ink that is not an index is turned down instead of being read as the nearest rank. Suit

@@ -5,7 +5,8 @@ by minibatch Adam on the cross-entropy, with weight decay and input noise so it 
 shapes every design shares rather than on one deck's details. :func:`net_model` fits
 ``MEMBERS`` pairs of a rank network (rank or reject, from the rank features) and a suit
 network (from the suit features of real indices) on the examples of
-:mod:`vision.training.glyphs`, each pair with its own seed.
+:mod:`vision.training.glyphs`, each pair with its own seed, by the fits given (these fully
+connected ones, ``DENSE_FITS``, or the convolutional ones of :mod:`vision.training.glyph_cnn`).
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ The shipped model is a :class:`~vision.glyphs.NetModel` learned from the CC0 fac
 all of that time) in FILE, or fits on them when FILE exists, and ``--seed N --out MODEL``
 fits with another seed elsewhere: the networks' seed moves the real-photo figures more than
 most reader changes do, so a change is judged over several seeds of one set of examples.
+``--network cnn`` fits small convolutional networks instead (with PyTorch, the ``train``
+extra: :mod:`vision.training.glyph_cnn`; tried, not shipped: docs/vision-cards.md, *Models*).
 Teaching (:func:`build_model`) builds a :class:`~vision.glyphs.NeighbourModel` from photos
 of one deck.
 """
