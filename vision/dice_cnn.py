@@ -5,7 +5,7 @@ dark and standardised, then the measurements of :data:`vision.dice_model.FEATURE
 the patch through 3x3 "same" convolutions, each with ReLU and 2x2 max pooling (odd sides
 rounded down), flattened channel by channel, joined with the standardised measurements,
 then one hidden layer of ReLU units and a softmax over "not a six-sided die" and 1..6.
-Each convolution is a sum of nine shifted matrix products.
+The convolutions and pooling are :mod:`vision.convnet`'s.
 
 :func:`find_dice <vision.dice.find_dice>` reads with :class:`PairedReader`: this network and
 the patch network together (the geometric mean of their probabilities), which reports fewer
@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from vision.convnet import seen
 from vision.dice_model import (
     INPUT_NAMES,
     PATCH,
@@ -58,13 +59,11 @@ class DiceCnn:
 
     def logits(self, inputs: npt.NDArray[Any]) -> Array:
         """The network's logits for each row of ``inputs`` (patch pixels, then measurements)."""
-        count = len(inputs)
-        x: Array = inputs[:, : PATCH * PATCH].astype(np.float32).reshape(count, PATCH, PATCH, 1)
-        for kernel, bias in zip(self.kernels, self.kernel_biases, strict=True):
-            x = _pooled(np.maximum(_convolved(x, kernel, bias), 0.0))
-        seen = x.transpose(0, 3, 1, 2).reshape(count, -1)
+        patches = inputs[:, : PATCH * PATCH].astype(np.float32).reshape(-1, PATCH, PATCH, 1)
+        patterns = seen(patches, self.kernels, self.kernel_biases)
         measured = (inputs[:, PATCH * PATCH :].astype(np.float32) - self.mean) / self.scale
-        hidden = np.maximum(np.hstack([seen, measured]) @ self.hidden_weights + self.hidden_bias, 0)
+        joined = np.hstack([patterns, measured])
+        hidden = np.maximum(joined @ self.hidden_weights + self.hidden_bias, 0)
         out: Array = hidden @ self.out_weights + self.out_bias
         return out
 
@@ -108,26 +107,6 @@ class DiceCnn:
 
 
 _DENSE = ("mean", "scale", "hidden_weights", "hidden_bias", "out_weights", "out_bias")
-
-
-def _convolved(x: Array, kernel: Array, bias: Array) -> Array:
-    """A 3x3 "same" convolution of ``x`` (N, H, W, C) with ``kernel`` (out, C, 3, 3): a sum
-    of nine shifted matrix products (twice as fast here as im2col, which copies nine times)."""
-    count, height, width, _ = x.shape
-    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    out: Array = np.broadcast_to(bias, (count, height, width, len(kernel))).copy()
-    for i in range(3):
-        for j in range(3):
-            out += padded[:, i : i + height, j : j + width, :] @ kernel[:, :, i, j].T
-    return out
-
-
-def _pooled(x: Array) -> Array:
-    """2x2 max pooling of ``x`` (N, H, W, C), odd sides rounded down as torch does."""
-    height, width = x.shape[1] // 2 * 2, x.shape[2] // 2 * 2
-    rows = np.maximum(x[:, 0:height:2], x[:, 1:height:2])
-    pooled: Array = np.maximum(rows[:, :, 0:width:2], rows[:, :, 1:width:2])
-    return pooled
 
 
 def reference_rows(path: Path) -> tuple[Array, Array]:

@@ -2,7 +2,8 @@
 
 Read from the small upright glyph patches of :mod:`vision.index_reader`, by one of two
 kinds of model with the same :meth:`GlyphModel.read`: :class:`NetModel`, small
-networks (the shipped model, learned from many card designs; one fit, or several averaged), or
+networks (the shipped model, learned from many card designs; one fit, or several averaged;
+fully connected :class:`Network` or convolutional :class:`ConvNetwork`), or
 :class:`NeighbourModel`, a k-nearest-neighbour vote over labelled examples (what teaching
 a deck builds). Ranks include a reject class (``"-"``: pip pairs, picture fragments), so
 ink that is not an index is turned down instead of being read as the nearest rank. Suit
@@ -27,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from companion.errors import CompanionError
-from vision.index_reader import RANK_FEATURES, SUIT_FEATURES, IndexCandidate
+from vision.convnet import seen
+from vision.index_reader import RANK_FEATURES, RANK_PATCH, SUIT_FEATURES, SUIT_PATCH, IndexCandidate
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("c", "d", "h", "s")
@@ -162,6 +164,15 @@ class GlyphModel(ABC):
                 f"{path}: glyph model made for another reader version (feature sizes {sizes}, "
                 f"expected {(RANK_FEATURES, SUIT_FEATURES)}); teach the deck again"
             )
+        if isinstance(model, NetModel):
+            for net, (columns, rows) in ((model.rank_nets[0], RANK_PATCH),
+                                         (model.suit_nets[0], SUIT_PATCH)):
+                image = net.image_shape()
+                if image not in (None, (rows, columns)):
+                    raise GlyphModelError(
+                        f"{path}: glyph model made for another reader version (patch "
+                        f"{image}, expected {(rows, columns)}); teach the deck again"
+                    )
         return model
 
     @abstractmethod
@@ -275,11 +286,7 @@ class Network:
 
     def logits(self, features: np.ndarray) -> np.ndarray:
         """The output layer before the softmax, one row per row of ``features``."""
-        values = (features - self.mean) / self.scale
-        for weights, bias in self.layers[:-1]:
-            values = np.maximum(values @ weights + bias, 0.0)
-        weights, bias = self.layers[-1]
-        return np.asarray(values @ weights + bias)
+        return dense(self.layers, (features - self.mean) / self.scale)
 
     def shares(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The output names and each row's probabilities (softmax)."""
@@ -303,17 +310,89 @@ class Network:
 
     @classmethod
     def from_arrays(cls, data: Mapping[str, np.ndarray], prefix: str) -> Network:
-        """The network :meth:`arrays` wrote under ``prefix``."""
+        """The network :meth:`arrays` wrote under ``prefix`` (a :class:`ConvNetwork` if it
+        wrote one)."""
         count = int(data[f"{prefix}_layers"])
         layers = tuple(
             (data[f"{prefix}_w{n}"].astype(np.float32), data[f"{prefix}_b{n}"].astype(np.float32))
             for n in range(count)
         )
-        return cls(
+        dense_part = Network(
             data[f"{prefix}_mean"].astype(np.float32),
             data[f"{prefix}_scale"].astype(np.float32),
             layers,
             data[f"{prefix}_names"],
+        )
+        if f"{prefix}_image" not in data:
+            return dense_part
+        return ConvNetwork.around(dense_part, data, prefix)
+
+    def image_shape(self) -> tuple[int, int] | None:
+        """The (rows, columns) of the image its first inputs are read as, if any."""
+        return None
+
+
+def dense(layers: Sequence[tuple[np.ndarray, np.ndarray]], values: np.ndarray) -> np.ndarray:
+    """``values`` through the (weights, bias) ``layers``, ReLU between them."""
+    for weights, bias in layers[:-1]:
+        values = np.maximum(values @ weights + bias, 0.0)
+    weights, bias = layers[-1]
+    return np.asarray(values @ weights + bias)
+
+
+@dataclass(frozen=True)
+class ConvNetwork(Network):
+    """A :class:`Network` whose first ``image`` (rows, columns) standardised inputs are an
+    image, read by 3x3 convolutions (ReLU, 2x2 max pooling after each,
+    :mod:`vision.convnet`); their flattened output joined with the other inputs feeds the
+    dense ``layers``. ``reference`` holds a few input rows and ``reference_logits`` what the
+    training network (torch) gave them, so a test checks that numpy computes the same."""
+
+    image: tuple[int, int]
+    kernels: tuple[np.ndarray, ...]
+    kernel_biases: tuple[np.ndarray, ...]
+    reference: np.ndarray
+    reference_logits: np.ndarray
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """The output layer before the softmax, one row per row of ``features``."""
+        values = ((features - self.mean) / self.scale).astype(np.float32)
+        cells = self.image[0] * self.image[1]
+        pictures = values[:, :cells].reshape(len(values), *self.image, 1)
+        joined = np.hstack([seen(pictures, self.kernels, self.kernel_biases), values[:, cells:]])
+        return dense(self.layers, joined)
+
+    def image_shape(self) -> tuple[int, int]:
+        """The (rows, columns) of the image its first inputs are read as."""
+        return self.image
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        """The network as named arrays (kernels as float16, like the dense weights)."""
+        found = super().arrays(prefix) | {
+            f"{prefix}_image": np.array(self.image),
+            f"{prefix}_reference": self.reference.astype(np.float32),
+            f"{prefix}_reference_logits": self.reference_logits.astype(np.float32),
+        }
+        for number, (kernel, bias) in enumerate(zip(self.kernels, self.kernel_biases, strict=True)):
+            found[f"{prefix}_k{number}"] = kernel.astype(np.float16)
+            found[f"{prefix}_kb{number}"] = bias.astype(np.float32)
+        return found
+
+    @classmethod
+    def around(cls, network: Network, data: Mapping[str, np.ndarray], prefix: str) -> ConvNetwork:
+        """``network``'s dense part with the convolutions :meth:`arrays` wrote under ``prefix``."""
+        count = sum(1 for key in data if key.startswith(f"{prefix}_kb"))
+        rows, columns = (int(side) for side in data[f"{prefix}_image"])
+        return cls(
+            network.mean,
+            network.scale,
+            network.layers,
+            network.names,
+            (rows, columns),
+            tuple(data[f"{prefix}_k{n}"].astype(np.float32) for n in range(count)),
+            tuple(data[f"{prefix}_kb{n}"].astype(np.float32) for n in range(count)),
+            data[f"{prefix}_reference"],
+            data[f"{prefix}_reference_logits"],
         )
 
 

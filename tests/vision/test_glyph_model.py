@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.glyphs import REJECT, GlyphModel, NetModel
+from vision.glyphs import REJECT, ConvNetwork, GlyphModel, GlyphModelError, NetModel
+from vision.index_reader import RANK_FEATURES, RANK_PATCH, SUIT_PATCH
 from vision.training.designs import FontError, draw_face, font_path, random_design, suit_mask
 from vision.training.glyphs import DESIGN_BATCHES, ExampleSet, drawn_designs, examples_of, main
 
@@ -116,3 +117,75 @@ def test_a_missing_packaged_font_is_a_one_line_error() -> None:
     with pytest.raises(FontError, match=r"Nope\.ttf of matplotlib not found"):
         font_path("matplotlib", "Nope.ttf")
     assert font_path("kivy", "Roboto-Regular.ttf").is_file()
+
+
+def random_conv_network(rng: np.random.Generator, image: tuple[int, int], extras: int,
+                        outputs: int) -> ConvNetwork:
+    """A small convolutional network of random weights (two convolutions, one hidden layer)."""
+    rows, columns = image
+    flat = 8 * (rows // 4) * (columns // 4) + extras
+    def weights(*shape: int) -> np.ndarray:
+        return rng.normal(0, 0.5, shape).astype(np.float16).astype(np.float32)
+    return ConvNetwork(
+        rng.normal(0, 0.1, rows * columns + extras).astype(np.float32),
+        np.full(rows * columns + extras, 0.5, np.float32),
+        ((weights(flat, 16), weights(16)), (weights(16, outputs), weights(outputs))),
+        np.array([str(n) for n in range(outputs)]),
+        image,
+        (weights(4, 1, 3, 3), weights(8, 4, 3, 3)),
+        (weights(4), weights(8)),
+        np.zeros((1, rows * columns + extras), np.float32),
+        np.zeros((1, outputs), np.float32),
+    )
+
+
+def directly_convolved(image: np.ndarray, kernel: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """A 3x3 "same" convolution (C, H, W) -> (out, H, W) written out as loops, ReLU and 2x2 max
+    pooling after it: what torch's Conv2d(padding=1), ReLU and MaxPool2d(2) compute."""
+    height, width = image.shape[1:]
+    padded = np.pad(image, ((0, 0), (1, 1), (1, 1)))
+    out = np.empty((len(kernel), height, width))
+    for o in range(len(kernel)):
+        for y in range(height):
+            for x in range(width):
+                out[o, y, x] = bias[o] + (padded[:, y : y + 3, x : x + 3] * kernel[o]).sum()
+    out = np.maximum(out, 0.0)[:, : height // 2 * 2, : width // 2 * 2]
+    return np.asarray(out.reshape(len(kernel), height // 2, 2, width // 2, 2).max(axis=(2, 4)))
+
+
+def test_a_convolutional_glyph_network_computes_convolutions_and_pooling() -> None:
+    rng = np.random.default_rng(1)
+    net = random_conv_network(rng, (RANK_PATCH[1], RANK_PATCH[0]), 4, 14)
+    features = rng.normal(size=(3, RANK_FEATURES)).astype(np.float32)
+    expected = []
+    for row in (features - net.mean) / net.scale:
+        picture = row[: RANK_PATCH[0] * RANK_PATCH[1]].reshape(1, RANK_PATCH[1], RANK_PATCH[0])
+        for kernel, bias in zip(net.kernels, net.kernel_biases, strict=True):
+            picture = directly_convolved(picture, kernel, bias)
+        hidden = np.maximum(np.concatenate([picture.ravel(), row[-4:]]) @ net.layers[0][0]
+                            + net.layers[0][1], 0.0)
+        expected.append(hidden @ net.layers[1][0] + net.layers[1][1])
+    assert np.allclose(net.logits(features), expected, atol=1e-3)
+
+
+def test_a_convolutional_model_saves_and_loads(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    rank = random_conv_network(rng, (RANK_PATCH[1], RANK_PATCH[0]), 4, 14)
+    suit = random_conv_network(rng, (SUIT_PATCH[1], SUIT_PATCH[0]), 1, 4)
+    NetModel((rank,), (suit,)).save(tmp_path / "cnn.npz")
+    loaded = GlyphModel.load(tmp_path / "cnn.npz")
+    assert isinstance(loaded, NetModel)
+    assert isinstance(loaded.rank_nets[0], ConvNetwork)
+    features = rng.normal(size=(5, RANK_FEATURES)).astype(np.float32)
+    assert np.allclose(loaded.rank_nets[0].logits(features), rank.logits(features), atol=1e-5)
+
+
+def test_a_model_for_other_patches_is_refused_in_one_line(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    # The rank features' length, cut as a 10 x 28 image instead of the reader's 20 x 14.
+    rank = random_conv_network(rng, (10, 28), 4, 14)
+    suit = random_conv_network(rng, (SUIT_PATCH[1], SUIT_PATCH[0]), 1, 4)
+    NetModel((rank,), (suit,)).save(tmp_path / "other.npz")
+    with pytest.raises(GlyphModelError, match=r"patch \(10, 28\), expected \(20, 14\)") as error:
+        GlyphModel.load(tmp_path / "other.npz")
+    assert "\n" not in str(error.value)

@@ -5,13 +5,15 @@ by minibatch Adam on the cross-entropy, with weight decay and input noise so it 
 shapes every design shares rather than on one deck's details. :func:`net_model` fits
 ``MEMBERS`` pairs of a rank network (rank or reject, from the rank features) and a suit
 network (from the suit features of real indices) on the examples of
-:mod:`vision.training.glyphs`, each pair with its own seed.
+:mod:`vision.training.glyphs`, each pair with its own seed, by the fits given (these fully
+connected ones, ``DENSE_FITS``, or the convolutional ones of :mod:`vision.training.glyph_cnn`).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 
@@ -66,10 +68,7 @@ def fit_network(
     """
     rng = np.random.default_rng(seed)
     names, codes = np.unique(labels, return_inverse=True)
-    mean = features.mean(axis=0).astype(np.float32)
-    scale = np.full(features.shape[1], features.std(axis=0).mean() + 1e-3, np.float32)
-    if weights is not None:
-        scale /= weights.astype(np.float32)
+    mean, scale = standardisation(features, weights)
     inputs = ((features - mean) / scale).astype(np.float32)
     sizes = [inputs.shape[1], *hidden, len(names)]
     params: list[np.ndarray] = []
@@ -92,6 +91,18 @@ def fit_network(
     return Network(mean, scale, layers, names)
 
 
+def standardisation(
+    features: np.ndarray, weights: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The mean of each feature and one common spread (times ``weights`` per feature if
+    given) that a network's inputs are standardised by."""
+    mean = features.mean(axis=0).astype(np.float32)
+    scale = np.full(features.shape[1], features.std(axis=0).mean() + 1e-3, np.float32)
+    if weights is not None:
+        scale /= weights.astype(np.float32)
+    return mean, scale
+
+
 def backward(params: list[np.ndarray], x: np.ndarray, codes: np.ndarray) -> list[np.ndarray]:
     """Gradients of the mean cross-entropy of the network ``params`` on ``x`` and ``codes``."""
     activations = [x]
@@ -111,27 +122,39 @@ def backward(params: list[np.ndarray], x: np.ndarray, codes: np.ndarray) -> list
     return gradients
 
 
+#: Fits a network: ``fit(features, labels, weights=..., seed=...)``, and ``epochs=...``.
+Fit = Callable[..., Network]
+#: The rank and the suit network's fits of the shipped model: fully connected networks.
+DENSE_FITS: tuple[Fit, Fit] = (
+    partial(fit_network, hidden=RANK_HIDDEN),
+    partial(fit_network, hidden=SUIT_HIDDEN),
+)
+
+
 def net_model(
     rank_features: np.ndarray,
     rank_labels: np.ndarray,
     suit_features: np.ndarray,
     suit_labels: np.ndarray,
     *,
-    epochs: int = EPOCHS,
+    epochs: int | None = None,
     seed: int = 0,
     members: int = MEMBERS,
+    fits: tuple[Fit, Fit] = DENSE_FITS,
 ) -> NetModel:
     """``members`` pairs of networks fitted on these examples (one row per candidate; a
-    reject's suit label is ``REJECT`` and it trains the rank network only), member ``k``
-    with seed ``members * seed + k``, so that the members of two seeds never share a fit.
+    reject's suit label is ``REJECT`` and it trains the rank network only) by the rank
+    and suit ``fits`` (for ``epochs``, or each fit's own default), member ``k`` with seed
+    ``members * seed + k``, so that the members of two seeds never share a fit.
 
     Each member cuts the rejects to ``REJECTS_PER_INDEX`` per index example (a sample of
     its own); the index layout features weigh ``LAYOUT_WEIGHT`` (see
     :data:`vision.index_reader.RANK_LAYOUT`).
     """
+    chosen = fits if epochs is None else tuple(partial(fit, epochs=epochs) for fit in fits)
     pairs = [
-        network_pair(rank_features, rank_labels, suit_features, suit_labels, epochs,
-                     members * seed + k)
+        network_pair(rank_features, rank_labels, suit_features, suit_labels,
+                     (chosen[0], chosen[1]), members * seed + k)
         for k in range(members)
     ]
     return NetModel(tuple(rank for rank, _ in pairs), tuple(suit for _, suit in pairs))
@@ -142,7 +165,7 @@ def network_pair(
     rank_labels: np.ndarray,
     suit_features: np.ndarray,
     suit_labels: np.ndarray,
-    epochs: int,
+    fits: tuple[Fit, Fit],
     seed: int,
 ) -> tuple[Network, Network]:
     """One rank network and one suit network fitted on these examples with ``seed``."""
@@ -155,11 +178,8 @@ def network_pair(
     rows = np.sort(np.concatenate([indices, rejects]))
     weights = np.ones(rank_features.shape[1])
     weights[RANK_LAYOUT] = LAYOUT_WEIGHT
-    rank_net = fit_network(
-        rank_features[rows], rank_labels[rows], RANK_HIDDEN, weights=weights, epochs=epochs,
-        seed=seed,
-    )
-    suit_net = fit_network(
-        suit_features[indices], suit_labels[indices], SUIT_HIDDEN, epochs=epochs, seed=seed + 1
-    )
+    fit_rank, fit_suit = fits
+    rank_net = fit_rank(rank_features[rows], rank_labels[rows], weights=weights, seed=seed)
+    suit_net = fit_suit(suit_features[indices], suit_labels[indices], weights=None,
+                        seed=seed + 1)
     return rank_net, suit_net

@@ -14,6 +14,8 @@ The shipped model is a :class:`~vision.glyphs.NetModel` learned from the CC0 fac
 all of that time) in FILE, or fits on them when FILE exists, and ``--seed N --out MODEL``
 fits with another seed elsewhere: the networks' seed moves the real-photo figures more than
 most reader changes do, so a change is judged over several seeds of one set of examples.
+``--network cnn`` fits small convolutional networks instead (with PyTorch, the ``train``
+extra: :mod:`vision.training.glyph_cnn`; tried, not shipped: docs/vision-cards.md, *Models*).
 Teaching (:func:`build_model`) builds a :class:`~vision.glyphs.NeighbourModel` from photos
 of one deck.
 """
@@ -31,11 +33,13 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.playing_cards import standard_deck
 from vision.cards import JOKER_SIZE, JOKER_TEMPLATES
+from vision.dice_cnn_training import torch_available
 from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel, NeighbourModel, NetModel
 from vision.imageio import ImageError
 from vision.index_reader import IndexCandidate, find_index_candidates
 from vision.training.designs import draw_face, random_design
-from vision.training.glyph_net import EPOCHS, MEMBERS, net_model
+from vision.training.glyph_cnn import CNN_FITS
+from vision.training.glyph_net import DENSE_FITS, MEMBERS, Fit, net_model
 
 #: Where, as fractions of the upright card (x, y ranges), a corner index lies.
 INDEX_ZONES = (((0.0, 0.27), (0.0, 0.32), -1.0), ((0.73, 1.0), (0.68, 1.0), 1.0))
@@ -56,6 +60,8 @@ DESIGN_BATCHES = ((30, 5, 7), (40, 4, 8))
 CC0_RANKS = {"a": "A", "j": "J", "q": "Q", "k": "K"}
 FOUR_COLOUR_RANKS = {"T": "10"}
 JOKER_SOURCES = ("J1.png", "J2.png", "four-colour/2J.png")
+#: The kinds of network ``--network`` fits, by name.
+NETWORKS = {"dense": DENSE_FITS, "cnn": CNN_FITS}
 
 
 class ExamplesError(CompanionError, ValueError):
@@ -83,7 +89,13 @@ class ExampleSet:
         self.suit_features.extend(other.suit_features)
         self.suit_labels.extend(other.suit_labels)
 
-    def net_model(self, epochs: int = EPOCHS, seed: int = 0, members: int = MEMBERS) -> NetModel:
+    def net_model(
+        self,
+        epochs: int | None = None,
+        seed: int = 0,
+        members: int = MEMBERS,
+        fits: tuple[Fit, Fit] = DENSE_FITS,
+    ) -> NetModel:
         """The network glyph model of these examples (what the shipped model is, seed 0)."""
         return net_model(
             np.stack(self.rank_features),
@@ -93,6 +105,7 @@ class ExampleSet:
             epochs=epochs,
             seed=seed,
             members=members,
+            fits=fits,
         )
 
     def save(self, path: Path) -> None:
@@ -386,6 +399,9 @@ def main(argv: list[str] | None = None) -> int:
                              "nothing) when FILE exists")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the networks' fit (the shipped model: 0)")
+    parser.add_argument("--network", choices=sorted(NETWORKS), default="dense",
+                        help="dense: fully connected networks, numpy only (the shipped "
+                             "model); cnn: convolutional networks, fitted with torch")
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL, metavar="MODEL",
                         help="where the model is written (default the shipped model)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
@@ -398,12 +414,15 @@ def main(argv: list[str] | None = None) -> int:
                 examples.save(args.examples)
     except CompanionError as error:
         parser.error(str(error))
-    model = examples.net_model(seed=args.seed)
+    if args.network == "cnn" and not torch_available():
+        parser.error("--network cnn needs torch (the train extra: pip install -e .[train])")
+    model = examples.net_model(seed=args.seed, fits=NETWORKS[args.network])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     model.save(args.out)
     indices = sum(label != REJECT for label in examples.rank_labels)
     rejects = len(examples.rank_labels) - indices
-    print(f"{args.out}: {indices} index and {rejects} reject examples, seed {args.seed}")
+    print(f"{args.out}: {indices} index and {rejects} reject examples, "
+          f"{args.network} networks, seed {args.seed}")
     return 0
 
 
