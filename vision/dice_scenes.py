@@ -60,12 +60,6 @@ class Variety:
     pile_share: float = 0.0
     odd_size_share: float = 0.0
     torch_share: float = 0.0
-    polyhedral: int = 0
-    """Up to this many more pieces of clutter, drawn from a generator spawned from the
-    scene's (so the rest of the scene is as without them): polyhedral dice with shaded
-    facets and numerals (d4, d8, d10, d12, d20) most often, coins and chips."""
-    tray_share: float = 0.0
-    """The share of scenes with a tray wall along one edge, touching the outermost die."""
 
 
 DETECTOR_VARIETY = Variety(min_side=12.0, pile_share=0.25, odd_size_share=0.2, torch_share=0.15)
@@ -144,8 +138,6 @@ def render_scene(
     count = int(rng.integers(8, 26) if pile else rng.integers(1, 13))
     gaps = (0.95, 1.25) if pile else (0.95, 1.7)
     spots = _places(rng, count + int(rng.integers(0, 10)), side, size, view.tilt, gaps)
-    if variety.polyhedral or variety.tray_share:
-        _add_clutter(canvas, rng.spawn(1)[0], view, spots[:count], side, variety)
     dice: list[SceneDie] = []
     order = sorted(range(len(spots)), key=lambda i: spots[i][1], reverse=True)
     for index in order:
@@ -404,115 +396,6 @@ def _draw_clutter(
                 ink.tolist(),
                 -1,
             )
-
-
-def _add_clutter(
-    canvas: Image,
-    rng: np.random.Generator,
-    view: _View,
-    dice: list[tuple[float, float]],
-    side: float,
-    variety: Variety,
-) -> None:
-    """A tray wall touching the outermost die (as often as ``variety`` says), and up to
-    ``variety.polyhedral`` more pieces of clutter on the table, clear of the dice."""
-    height, width = canvas.shape[:2]
-    if dice and rng.random() < variety.tray_share:
-        _tray_wall(canvas, rng, view.project(np.array([[x, y, 0.0] for x, y in dice])), side)
-    pieces = int(rng.integers(0, variety.polyhedral + 1))
-    scale = math.cos(view.tilt)
-    placed: list[tuple[float, float]] = []
-    for _ in range(pieces * 10):
-        if len(placed) == pieces:
-            break
-        x = rng.uniform(side, width / SUPERSAMPLE - side)
-        y = -rng.uniform(side, height / SUPERSAMPLE - side) / scale
-        if all(math.hypot(x - ox, y - oy) > side * 1.1 for ox, oy in dice + placed):
-            placed.append((x, y))
-            one_side = side * rng.uniform(0.8, 1.5)
-            if rng.random() < 0.75:
-                ((px, py),) = view.project(np.array([[x, y, 0.0]]))
-                _shadow(canvas, rng, view, np.array([x, y, one_side / 2]), one_side / 2)
-                _polyhedral(canvas, rng, view, (px, py), one_side * SUPERSAMPLE)
-            else:
-                _draw_clutter(canvas, rng, view, (x, y), one_side)
-
-
-def _tray_wall(canvas: Image, rng: np.random.Generator, dice: Vector, side: float) -> None:
-    """A tray wall along one edge of the canvas whose inner edge touches the outermost of
-    ``dice`` (supersampled pixels): a band of another colour, a lit rim and a dark foot."""
-    height, width = canvas.shape[:2]
-    reach = side * SUPERSAMPLE * rng.uniform(0.45, 0.6)
-    edge = int(rng.integers(4))
-    if edge == 0:
-        inner = int(dice[:, 0].min() - reach)
-    elif edge == 1:
-        inner = int(dice[:, 0].max() + reach)
-    elif edge == 2:
-        inner = int(dice[:, 1].min() - reach)
-    else:
-        inner = int(dice[:, 1].max() + reach)
-    along = width if edge < 2 else height
-    inner = min(max(inner, 0), along)
-    colour = rng.uniform(20, 250, 3)
-    foot = max(2, int(side * SUPERSAMPLE * 0.12))
-    rim = foot + max(2, int(side * SUPERSAMPLE * rng.uniform(0.05, 0.2)))
-    bands = (
-        (rim, along, colour),
-        (foot, rim, np.clip(colour * rng.uniform(1.1, 1.5), 0, 255)),
-        (0, foot, colour * rng.uniform(0.2, 0.5)),
-    )
-    for near, far, shade in bands:  # distances from the inner edge, outwards
-        start, stop = (inner - far, inner - near) if edge in (0, 2) else (inner + near, inner + far)
-        start, stop = max(start, 0), min(stop, along)
-        if stop > start:
-            if edge < 2:
-                canvas[:, start:stop] = shade
-            else:
-                canvas[start:stop, :] = shade
-
-
-def _polyhedral(
-    canvas: Image, rng: np.random.Generator, view: _View, at: tuple[float, float], size: float
-) -> None:
-    """A polyhedral die seen from above (supersampled pixels ``at``, about ``size`` across):
-    a d4, d8, d10, d12 or d20 outline round its top face, each facet shaded by its own turn
-    to the light, a numeral on the top face (and on some facets)."""
-    kind = int(rng.integers(5))
-    outline_corners, face_corners = ((3, 3), (6, 3), (6, 4), (10, 5), (6, 3))[kind]
-    colour = rng.uniform(0, 255, 3)
-    if rng.random() < 0.3:
-        colour *= rng.uniform(0.2, 0.6)
-    ink = rng.uniform(0, 60, 3) if colour.mean() > 120 else rng.uniform(190, 255, 3)
-    turn = rng.uniform(0, 2 * math.pi)
-    squash = math.cos(view.tilt)
-    x, y = at
-    radius = size * rng.uniform(0.45, 0.65)
-
-    def ring(corners: int, share: float, offset: float) -> Vector:
-        angles = turn + offset + np.arange(corners) * 2 * math.pi / corners
-        return np.stack(
-            [x + radius * share * np.cos(angles), y + radius * share * np.sin(angles) * squash],
-            axis=1,
-        )
-
-    outline = ring(outline_corners, 1.0, 0.0)
-    face = ring(face_corners, rng.uniform(0.45, 0.6), math.pi / outline_corners * (kind != 0))
-    cv2.fillPoly(canvas, [outline.round().astype(np.int32)], (colour * 0.8).tolist(), cv2.LINE_AA)
-    for index in range(outline_corners):
-        facet = [outline[index], outline[(index + 1) % outline_corners]]
-        middle = (facet[0] + facet[1]) / 2
-        nearest = face[np.argsort(np.hypot(*(face - middle).T))[:2]]
-        polygon = np.array([facet[0], facet[1], *nearest[::-1]])
-        angle = math.atan2(middle[1] - y, middle[0] - x)
-        toward = math.cos(angle) * view.light[0] - math.sin(angle) * view.light[1]
-        shade = np.clip(colour * (0.75 + 0.3 * toward) * rng.uniform(0.9, 1.1), 0, 255)
-        cv2.fillPoly(canvas, [polygon.round().astype(np.int32)], shade.tolist(), cv2.LINE_AA)
-        if rng.random() < 0.3:
-            _numeral(canvas, rng, tuple((middle * 2 + nearest.mean(axis=0)) / 3), size * 0.12, ink)
-    top = np.clip(colour * view.shade(np.array([0.0, 0.0, 1.0])) * 1.1, 0, 255)
-    cv2.fillPoly(canvas, [face.round().astype(np.int32)], top.tolist(), cv2.LINE_AA)
-    _numeral(canvas, rng, (x, y), size * rng.uniform(0.15, 0.3), ink)
 
 
 def _numeral(
