@@ -158,7 +158,7 @@ def _label(photo: LabelledPhoto, candidate: Candidate) -> int | None:
 
 def train(seen: Sequence[Seen], settings: DiceSettings, *, epochs: int = 6) -> DiceModel:
     """Fit the model to every candidate of ``seen``, then set its sure threshold on the dice
-    it then reports in the photos among them (the synthetic scenes if there are none)."""
+    it then reports there (:func:`sure_threshold`)."""
     model = fit(*turned(*stacked_rows(seen)), epochs=epochs)
     return model.with_sure(sure_threshold(seen, model, settings))
 
