@@ -179,7 +179,7 @@ def card_images(image: np.ndarray, outlines: Sequence[Quad]) -> list[np.ndarray]
             grey,
             cv2.getPerspectiveTransform(np.array(quad, np.float32), target),
             JOKER_SIZE,
-            flags=cv2.INTER_AREA,
+            flags=cv2.INTER_LINEAR,
         )
         for quad in outlines
     ]
@@ -344,7 +344,7 @@ def centre_pips(image: np.ndarray, quad: Quad) -> int | None:
         grey_of(image),
         cv2.getPerspectiveTransform(corners, target),
         PIP_CARD_SIZE,
-        flags=cv2.INTER_AREA,
+        flags=cv2.INTER_LINEAR,
     )
     (x0, x1), (y0, y1) = PIP_AREA
     middle = card[int(y0 * height) : int(y1 * height), int(x0 * width) : int(x1 * width)]
