@@ -42,7 +42,6 @@ import numpy as np
 
 from vision.dice import WORKING_WIDTH, DiceSettings, Image, find_dice
 from vision.dice_cnn import PairedReader, shipped_reader
-from vision.dice_cnn_training import torch_available
 from vision.dice_detector import Detector, peaks
 from vision.dice_labels import SOURCES, Score, load_source, match, score
 from vision.dice_model import Reader, shipped_model
@@ -58,6 +57,7 @@ from vision.dice_training import (
     threshold_of,
     train_reader,
 )
+from vision.training.torch_extra import torch_available
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
 GOAL_RIGHT = 0.98

@@ -11,7 +11,6 @@ same rows give the same weights.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from typing import Any
 
@@ -32,11 +31,6 @@ WEIGHT_DECAY = 1e-5
 SCALE_JITTER = 0.15
 REFERENCE_ROWS = 16
 """Rows stored with the network, with the logits torch gave them (:meth:`DiceCnn.save`)."""
-
-
-def torch_available() -> bool:
-    """Whether PyTorch can be imported (the ``train`` extra is installed)."""
-    return importlib.util.find_spec("torch") is not None
 
 
 def _network(features: int, channels_each: tuple[int, ...]) -> Any:

@@ -38,13 +38,14 @@ from vision.dice import Candidate, DiceSettings, candidates, choose, model_input
 from vision.dice_augment import SOURCE as AUGMENTED
 from vision.dice_augment import augmented
 from vision.dice_cnn import CNN_FILE, PairedReader
-from vision.dice_cnn_training import fit_cnn, torch_available
+from vision.dice_cnn_training import fit_cnn
 from vision.dice_detector import DETECTOR_FILE, DetectorNet, fit_detector, planes, targets
 from vision.dice_labels import SOURCES, LabelledDie, LabelledPhoto, load_source, match
 from vision.dice_model import MODEL_FILE, PATCH, DiceModel, Reader, fit
 from vision.dice_net import Array
 from vision.dice_scenes import DETECTOR_VARIETY, render_scene
 from vision.observations import DieObservation
+from vision.training.torch_extra import torch_available
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "dice"
 SCENES = 1000

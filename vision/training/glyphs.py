@@ -33,13 +33,13 @@ import numpy as np
 from companion.errors import CompanionError
 from companion.playing_cards import standard_deck
 from vision.cards import JOKER_SIZE, JOKER_TEMPLATES
-from vision.dice_cnn_training import torch_available
 from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel, NeighbourModel, NetModel
 from vision.imageio import ImageError
 from vision.index_reader import IndexCandidate, find_index_candidates
 from vision.training.designs import draw_face, random_design
 from vision.training.glyph_cnn import CNN_FITS
 from vision.training.glyph_net import DENSE_FITS, MEMBERS, Fit, net_model
+from vision.training.torch_extra import torch_available
 
 #: Where, as fractions of the upright card (x, y ranges), a corner index lies.
 INDEX_ZONES = (((0.0, 0.27), (0.0, 0.32), -1.0), ((0.73, 1.0), (0.68, 1.0), 1.0))
