@@ -17,7 +17,6 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision.closer_look import small_card_corners as small_card_corners
 from vision.glyph_reads import IndexRead
 from vision.glyphs import GlyphModel
 from vision.index_reader import CARD_PER_GLYPH as CARD_PER_GLYPH

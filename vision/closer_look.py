@@ -164,12 +164,6 @@ def shows_jumbo_index(quad: Quad, spots: Sequence[Spot], reads: Sequence[IndexRe
     )
 
 
-def small_card_corners(outlines: Sequence[Quad]) -> list[Spot]:
-    """Where the indices of whole cards too small for their glyphs to show well may be:
-    near each corner of the outline (either way up), with the glyph size the card implies."""
-    return [spot for _, spots in small_cards(outlines) for spot in spots]
-
-
 def small_cards(outlines: Sequence[Quad]) -> list[tuple[Quad, list[Spot]]]:
     """The whole cards (``outlines``) too small for their glyphs to show well, each with the
     spots near its four corners (either way up) where its indices may be, with the glyph

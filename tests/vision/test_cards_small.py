@@ -11,7 +11,7 @@ import pytest
 
 from tests.image_files import image_at
 from tests.vision.test_cards_parts import read_at
-from vision.cards import CardRecognizer, centre_pips, pip_checked, small_card_corners
+from vision.cards import CardRecognizer, centre_pips, pip_checked
 from vision.closer_look import longest_glyphs, sharpened_areas, small_cards
 from vision.glyphs import GlyphModel, NetModel
 from vision.imageio import read_image
@@ -116,7 +116,7 @@ def test_shadowed_card_white_is_not_sharpened() -> None:
 
 def test_only_small_whole_cards_get_a_look_at_their_corners() -> None:
     small = ((100.0, 100.0), (160.0, 100.0), (160.0, 190.0), (100.0, 190.0))
-    spots = small_card_corners([small])
+    [(_, spots)] = small_cards([small])
     assert len(spots) == 4
     for (x, y), glyph in spots:
         assert glyph == pytest.approx(90 / 11.5)
@@ -124,7 +124,7 @@ def test_only_small_whole_cards_get_a_look_at_their_corners() -> None:
         assert min(abs(x - 100), abs(x - 160)) < 10 and min(abs(y - 100), abs(y - 190)) < 15
     large = ((300.0, 300.0), (480.0, 300.0), (480.0, 570.0), (300.0, 570.0))
     assert SMALL_GLYPH <= 270 / 11.5
-    assert small_card_corners([large]) == []
+    assert small_cards([large]) == []
 
 
 def test_an_unread_corner_is_looked_at_for_jumbo_glyphs_too() -> None:
