@@ -1,6 +1,6 @@
-"""Convolution and pooling in numpy: the run-time half of the project's small CNNs (the dice
-reader's :mod:`vision.dice_cnn` and the glyph model's :class:`vision.glyphs.ConvNetwork`),
-trained with PyTorch and read here without it.
+"""Convolution, pooling and dense layers in numpy: the run-time half of the project's small
+CNNs (the dice reader's :mod:`vision.dice_cnn` and the glyph model's
+:class:`vision.glyphs.ConvNetwork`), trained with PyTorch and read here without it.
 
 Images are (N, H, W, C) float32 arrays; kernels are torch's (out, in, 3, 3) layout.
 """
@@ -8,6 +8,7 @@ Images are (N, H, W, C) float32 arrays; kernels are torch's (out, in, 3, 3) layo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -45,3 +46,26 @@ def seen(x: Array, kernels: Sequence[Array], biases: Sequence[Array]) -> Array:
         x = pooled(np.maximum(convolved(x, kernel, bias), 0.0))
     flat: Array = x.transpose(0, 3, 1, 2).reshape(len(x), -1)
     return flat
+
+
+Layers = Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]]
+
+
+def cnn_logits(
+    pictures: Array,
+    others: npt.NDArray[Any],
+    kernels: Sequence[Array],
+    biases: Sequence[Array],
+    layers: Layers,
+) -> npt.NDArray[Any]:
+    """The logits of a small CNN: ``pictures`` (N, H, W, 1) :func:`seen` through the
+    convolutions, joined with the rows' ``others`` inputs, through the dense ``layers``."""
+    return dense(layers, np.hstack([seen(pictures, kernels, biases), others]))
+
+
+def dense(layers: Layers, values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``values`` through the (weights (in, out), bias) ``layers``, ReLU between them."""
+    for weights, bias in layers[:-1]:
+        values = np.maximum(values @ weights + bias, 0.0)
+    weights, bias = layers[-1]
+    return np.asarray(values @ weights + bias)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.convnet import seen
+from vision.convnet import cnn_logits
 from vision.dice_model import (
     INPUT_NAMES,
     PATCH,
@@ -60,11 +60,9 @@ class DiceCnn:
     def logits(self, inputs: npt.NDArray[Any]) -> Array:
         """The network's logits for each row of ``inputs`` (patch pixels, then measurements)."""
         patches = inputs[:, : PATCH * PATCH].astype(np.float32).reshape(-1, PATCH, PATCH, 1)
-        patterns = seen(patches, self.kernels, self.kernel_biases)
         measured = (inputs[:, PATCH * PATCH :].astype(np.float32) - self.mean) / self.scale
-        joined = np.hstack([patterns, measured])
-        hidden = np.maximum(joined @ self.hidden_weights + self.hidden_bias, 0)
-        out: Array = hidden @ self.out_weights + self.out_bias
+        layers = ((self.hidden_weights, self.hidden_bias), (self.out_weights, self.out_bias))
+        out: Array = cnn_logits(patches, measured, self.kernels, self.kernel_biases, layers)
         return out
 
     def probabilities(self, inputs: npt.NDArray[Any]) -> npt.NDArray[np.float64]:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import CompanionError
-from vision.convnet import seen
+from vision.convnet import cnn_logits, dense
 from vision.index_reader import RANK_FEATURES, RANK_PATCH, SUIT_FEATURES, SUIT_PATCH, IndexCandidate
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -332,14 +332,6 @@ class Network:
         return None
 
 
-def dense(layers: Sequence[tuple[np.ndarray, np.ndarray]], values: np.ndarray) -> np.ndarray:
-    """``values`` through the (weights, bias) ``layers``, ReLU between them."""
-    for weights, bias in layers[:-1]:
-        values = np.maximum(values @ weights + bias, 0.0)
-    weights, bias = layers[-1]
-    return np.asarray(values @ weights + bias)
-
-
 @dataclass(frozen=True)
 class ConvNetwork(Network):
     """A :class:`Network` whose first ``image`` (rows, columns) standardised inputs are an
@@ -359,8 +351,8 @@ class ConvNetwork(Network):
         values = ((features - self.mean) / self.scale).astype(np.float32)
         cells = self.image[0] * self.image[1]
         pictures = values[:, :cells].reshape(len(values), *self.image, 1)
-        joined = np.hstack([seen(pictures, self.kernels, self.kernel_biases), values[:, cells:]])
-        return dense(self.layers, joined)
+        others = values[:, cells:]
+        return cnn_logits(pictures, others, self.kernels, self.kernel_biases, self.layers)
 
     def image_shape(self) -> tuple[int, int]:
         """The (rows, columns) of the image its first inputs are read as."""
