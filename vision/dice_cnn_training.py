@@ -18,7 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice_cnn import DiceCnn
-from vision.dice_model import PATCH
+from vision.dice_model import CLASSES, PATCH
+from vision.training.torch_extra import torch_network
 
 Array = npt.NDArray[np.float32]
 CHANNELS = (8, 16, 32)
@@ -31,34 +32,6 @@ WEIGHT_DECAY = 1e-5
 SCALE_JITTER = 0.15
 REFERENCE_ROWS = 16
 """Rows stored with the network, with the logits torch gave them (:meth:`DiceCnn.save`)."""
-
-
-def _network(features: int, channels_each: tuple[int, ...]) -> Any:
-    import torch
-    from torch import nn
-
-    class Net(nn.Module):  # type: ignore[misc]
-        def __init__(self) -> None:
-            super().__init__()
-            layers: list[nn.Module] = []
-            previous = 1
-            for channels in channels_each:
-                layers += [nn.Conv2d(previous, channels, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
-                previous = channels
-            self.conv = nn.Sequential(*layers)
-            side = PATCH
-            for _ in channels_each:
-                side //= 2
-            self.hidden = nn.Linear(previous * side * side + features, HIDDEN)
-            self.out = nn.Linear(HIDDEN, 7)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            patch = x[:, : PATCH * PATCH].reshape(-1, 1, PATCH, PATCH)
-            seen = self.conv(patch).flatten(1)
-            joined = torch.cat([seen, x[:, PATCH * PATCH :]], dim=1)
-            return self.out(torch.relu(self.hidden(joined)))
-
-    return Net()
 
 
 def _augmented(batch: Any, generator: Any) -> Any:
@@ -115,7 +88,7 @@ def fit_cnn(
     mean = features.mean(axis=0)
     scale = features.std(axis=0)
     scale[scale < 1e-6] = 1.0
-    net = _network(features.shape[1], channels)
+    net = torch_network((PATCH, PATCH), features.shape[1], channels, HIDDEN, CLASSES)
     x = torch.from_numpy(_standardised(inputs, mean, scale))
     y = torch.from_numpy(labels.astype(np.int64))
     optimiser = torch.optim.Adam(net.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)

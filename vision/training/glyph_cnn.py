@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
 
 import numpy as np
 
@@ -30,6 +29,7 @@ from vision.training.glyph_net import (
     Fit,
     standardisation,
 )
+from vision.training.torch_extra import torch_network
 
 RANK_CHANNELS = (8, 16)
 SUIT_CHANNELS = (8, 16)
@@ -38,32 +38,6 @@ SUIT_HIDDEN = 48
 EPOCHS = 30
 #: Rows stored with each network, with the logits torch gave them.
 REFERENCE_ROWS = 16
-
-
-def torch_network(image: tuple[int, int], extras: int, channels: Sequence[int], hidden: int,
-                  outputs: int) -> Any:
-    """The torch module of a :class:`ConvNetwork` (standardised inputs in, logits out)."""
-    import torch
-    from torch import nn
-
-    class Net(nn.Module):  # type: ignore[misc]
-        def __init__(self) -> None:
-            super().__init__()
-            layers: list[nn.Module] = []
-            previous, rows, columns = 1, *image
-            for count in channels:
-                layers += [nn.Conv2d(previous, count, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
-                previous, rows, columns = count, rows // 2, columns // 2
-            self.conv = nn.Sequential(*layers)
-            self.hidden = nn.Linear(previous * rows * columns + extras, hidden)
-            self.out = nn.Linear(hidden, outputs)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            cells = image[0] * image[1]
-            seen = self.conv(x[:, :cells].reshape(-1, 1, *image)).flatten(1)
-            return self.out(torch.relu(self.hidden(torch.cat([seen, x[:, cells:]], dim=1))))
-
-    return Net()
 
 
 def fit_conv_network(
