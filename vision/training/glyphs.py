@@ -405,6 +405,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL, metavar="MODEL",
                         help="where the model is written (default the shipped model)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.network == "cnn" and not torch_available():
+        parser.error("--network cnn needs torch (the train extra: pip install -e .[train])")
     try:
         if args.examples is not None and args.examples.exists():
             examples = ExampleSet.load(args.examples)
@@ -414,8 +416,6 @@ def main(argv: list[str] | None = None) -> int:
                 examples.save(args.examples)
     except CompanionError as error:
         parser.error(str(error))
-    if args.network == "cnn" and not torch_available():
-        parser.error("--network cnn needs torch (the train extra: pip install -e .[train])")
     model = examples.net_model(seed=args.seed, fits=NETWORKS[args.network])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     model.save(args.out)
