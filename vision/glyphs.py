@@ -3,7 +3,8 @@
 Read from the small upright glyph patches of :mod:`vision.index_reader`, by one of two
 kinds of model with the same :meth:`GlyphModel.read`: :class:`NetModel`, small
 networks (the shipped model, learned from many card designs; one fit, or several averaged;
-fully connected :class:`Network` or convolutional :class:`ConvNetwork`), or
+fully connected :class:`Network` or convolutional :class:`ConvNetwork`; each fit reading
+the binary patches or the grey-level ones, the two kinds read together), or
 :class:`NeighbourModel`, a k-nearest-neighbour vote over labelled examples (what teaching
 a deck builds). Ranks include a reject class (``"-"``: pip pairs, picture fragments), so
 ink that is not an index is turned down instead of being read as the nearest rank. Suit
@@ -55,6 +56,11 @@ SUIT_DIMENSIONS = 32
 #: kept, which keeps the vote fast and the reject share of it steady.
 REJECT_EXAMPLES = 1500
 DEFAULT_MODEL = Path(__file__).parent / "data" / "glyphs-default.npz"
+#: The patch kinds a network reads: ``binary``, splatted from the glyph's mask, and ``grey``,
+#: sampled from the darkest channel (:func:`vision.index_reader.upright_glyphs`).
+BINARY = "binary"
+GREY = "grey"
+PATCH_KINDS = (BINARY, GREY)
 
 
 class GlyphModelError(CompanionError, ValueError):
@@ -103,13 +109,23 @@ class GlyphModel(ABC):
     """
 
     @abstractmethod
-    def rank_shares(self, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def rank_shares(
+        self, ranks: np.ndarray, grey: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Rank names (with ``REJECT``) and each candidate's share per name (rows sum to 1),
-        from the rank features (one row per candidate)."""
+        from the rank features (one row per candidate; ``grey``: the same with the
+        grey-level patches, for a model that :attr:`reads_grey`)."""
 
     @abstractmethod
-    def suit_shares(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def suit_shares(
+        self, suits: np.ndarray, grey: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Suit names and each candidate's share per name, from the suit features."""
+
+    @property
+    def reads_grey(self) -> bool:
+        """Whether the model reads the grey-level patches."""
+        return False
 
     @abstractmethod
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -121,13 +137,16 @@ class GlyphModel(ABC):
             return []
         suits = np.stack([c.suit_features for c in candidates])
         ranks = np.stack([c.rank_features for c in candidates])
-        rank_names, rank_shares = self.rank_shares(ranks)
+        grey_suits, grey_ranks = grey_features(candidates) if self.reads_grey else (None, None)
+        rank_names, rank_shares = self.rank_shares(ranks, grey_ranks)
         best_rank = rank_shares.argmax(axis=1)
         indices = [n for n, r in enumerate(best_rank) if rank_names[r] != REJECT]
         readings: list[IndexReading | None] = [None] * len(candidates)
         if not indices:
             return readings
-        suit_names, suit_shares = self.suit_shares(suits[indices])
+        suit_names, suit_shares = self.suit_shares(
+            suits[indices], None if grey_suits is None else grey_suits[indices]
+        )
         colour_fits = np.array(
             [[name in allowed_suits(candidates[n].redness) for name in suit_names] for n in indices]
         )
@@ -165,14 +184,7 @@ class GlyphModel(ABC):
                 f"expected {(RANK_FEATURES, SUIT_FEATURES)}); teach the deck again"
             )
         if isinstance(model, NetModel):
-            for net, (columns, rows) in ((model.rank_nets[0], RANK_PATCH),
-                                         (model.suit_nets[0], SUIT_PATCH)):
-                image = net.image_shape()
-                if image not in (None, (rows, columns)):
-                    raise GlyphModelError(
-                        f"{path}: glyph model made for another reader version (patch "
-                        f"{image}, expected {(rows, columns)}); teach the deck again"
-                    )
+            model.check(path)
         return model
 
     @abstractmethod
@@ -223,12 +235,16 @@ class NeighbourModel(GlyphModel):
             suit_basis,
         )
 
-    def rank_shares(self, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The vote of the nearest rank examples."""
+    def rank_shares(
+        self, ranks: np.ndarray, grey: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The vote of the nearest rank examples (binary patches: ``grey`` is not read)."""
         return self.rank_votes.shares(self.rank_basis.project(ranks))
 
-    def suit_shares(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The vote of the nearest suit examples."""
+    def suit_shares(
+        self, suits: np.ndarray, grey: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The vote of the nearest suit examples (binary patches: ``grey`` is not read)."""
         return self.suit_votes.shares(self.suit_basis.project(suits))
 
     @cached_property
@@ -391,44 +407,113 @@ class ConvNetwork(Network):
 @dataclass(frozen=True)
 class NetModel(GlyphModel):
     """Small networks: rank networks name the rank (or reject the candidate) from the rank
-    features, suit networks name the suit from the suit features; with several of each (fits
-    with different seeds), their probabilities are averaged, which reads steadier than any
-    one fit."""
+    features, suit networks name the suit from the suit features. Member ``k`` (a rank and
+    a suit network) reads the patches of kind ``patches[k]`` (``BINARY`` or ``GREY``); the
+    probabilities of the members of one kind (fits with different seeds) are averaged, and
+    those of the two kinds joined by their normalised geometric mean, so a read is sure only
+    where both kinds are."""
 
     rank_nets: tuple[Network, ...]
     suit_nets: tuple[Network, ...]
+    patches: tuple[str, ...]
 
-    def rank_shares(self, ranks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The rank networks' mean probabilities (from the rank features alone: with the
+    @property
+    def reads_grey(self) -> bool:
+        """Whether some member reads the grey-level patches."""
+        return GREY in self.patches
+
+    def rank_shares(
+        self, ranks: np.ndarray, grey: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The rank networks' probabilities (from the rank features alone: with the
         suit's too, a network learned which design a suit symbol belongs to, and read ranks
         by design)."""
-        return averaged(self.rank_nets, ranks)
+        return self.joined(self.rank_nets, {BINARY: ranks, GREY: grey})
 
-    def suit_shares(self, suits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The suit networks' mean probabilities."""
-        return averaged(self.suit_nets, suits)
+    def suit_shares(
+        self, suits: np.ndarray, grey: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The suit networks' probabilities."""
+        return self.joined(self.suit_nets, {BINARY: suits, GREY: grey})
+
+    def joined(
+        self, nets: Sequence[Network], features: Mapping[str, np.ndarray | None]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The output names of ``nets`` (all the same) and their probabilities: averaged per
+        patch kind, the kinds' normalised geometric mean."""
+        names: np.ndarray | None = None
+        product: np.ndarray | None = None
+        kinds = [kind for kind in PATCH_KINDS if kind in self.patches]
+        for kind in kinds:
+            rows = features[kind]
+            if rows is None:
+                raise GlyphModelError(f"this glyph model reads {kind} patches: none given")
+            members = [net for net, patch in zip(nets, self.patches, strict=True) if patch == kind]
+            names, shares = averaged(members, rows)
+            product = shares if product is None else product * shares
+        assert names is not None and product is not None
+        if len(kinds) == 1:
+            return names, product
+        rooted = product ** (1.0 / len(kinds))
+        return names, rooted / rooted.sum(axis=1, keepdims=True)
 
     def feature_sizes(self) -> tuple[int, int]:
         """The rank and suit feature lengths the networks take."""
         return len(self.rank_nets[0].mean), len(self.suit_nets[0].mean)
 
+    def check(self, path: str | os.PathLike[str]) -> None:
+        """Refuse (:class:`GlyphModelError`) networks the reader cannot feed: another
+        feature length, image, patch kind or output names than the first member's."""
+        sizes = self.feature_sizes()
+        for kind in self.patches:
+            if kind not in PATCH_KINDS:
+                raise GlyphModelError(
+                    f"{path}: glyph model made for another reader version (patch kind "
+                    f"{kind!r}, expected one of {', '.join(PATCH_KINDS)}); teach the deck again"
+                )
+        for rank_net, suit_net in zip(self.rank_nets, self.suit_nets, strict=True):
+            for net, first, size, (columns, rows) in (
+                (rank_net, self.rank_nets[0], sizes[0], RANK_PATCH),
+                (suit_net, self.suit_nets[0], sizes[1], SUIT_PATCH),
+            ):
+                image = net.image_shape()
+                if image not in (None, (rows, columns)):
+                    raise GlyphModelError(
+                        f"{path}: glyph model made for another reader version (patch "
+                        f"{image}, expected {(rows, columns)}); teach the deck again"
+                    )
+                if len(net.mean) != size or not np.array_equal(net.names, first.names):
+                    raise GlyphModelError(f"{path}: glyph model of mismatched networks")
+
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write all networks (weights as float16)."""
+        """Write all networks (weights as float16), each with the patch kind it reads."""
         arrays: dict[str, Any] = {"members": np.array(len(self.rank_nets))}
-        for number, (rank_net, suit_net) in enumerate(
-            zip(self.rank_nets, self.suit_nets, strict=True)
+        for number, (rank_net, suit_net, patch) in enumerate(
+            zip(self.rank_nets, self.suit_nets, self.patches, strict=True)
         ):
             arrays |= rank_net.arrays(f"rank{number}") | suit_net.arrays(f"suit{number}")
+            arrays[f"patch{number}"] = np.array(patch)
         np.savez_compressed(path, **arrays)
 
     @classmethod
     def from_arrays(cls, data: Mapping[str, np.ndarray]) -> NetModel:
-        """The model from the arrays :meth:`save` wrote."""
+        """The model from the arrays :meth:`save` wrote (binary patches where a file from
+        before grey-level patches names no kind)."""
         members = range(int(data["members"]))
         return cls(
             tuple(Network.from_arrays(data, f"rank{n}") for n in members),
             tuple(Network.from_arrays(data, f"suit{n}") for n in members),
+            tuple(str(data[f"patch{n}"]) if f"patch{n}" in data else BINARY for n in members),
         )
+
+
+def grey_features(candidates: Sequence[IndexCandidate]) -> tuple[np.ndarray, np.ndarray]:
+    """The suit and rank features with grey-level patches of ``candidates`` (one row each)."""
+    suits = [c.suit_grey for c in candidates if c.suit_grey is not None]
+    ranks = [c.rank_grey for c in candidates if c.rank_grey is not None]
+    if len(suits) < len(candidates) or len(ranks) < len(candidates):
+        raise GlyphModelError("candidates without grey-level patches for a model that reads them")
+    return np.stack(suits), np.stack(ranks)
 
 
 def averaged(nets: Sequence[Network], features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,9 @@ shows is read as well as a whole one:
    to it form a candidate index; the direction from the rank to the suit is the
    card's "down", which fixes any rotation including upside down;
 3. both glyphs are rotated upright, cropped tight and scaled to small fixed
-   patches: those are the features the glyph model (:mod:`vision.glyphs`) reads.
+   patches, twice: splatted from the glyph's binary mask, and sampled from the grey
+   levels of the darkest channel (which keep the anti-aliasing of a 7 px glyph's thin
+   strokes); those are the features the glyph model (:mod:`vision.glyphs`) reads.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ INK_BLOCK = 25
 #: their details matter), and weight of the aspect ratio feature.
 RANK_BLUR = 2.0
 SUIT_BLUR = 1.2
+#: The same for the grey-level patches (sampled, so already smooth).
+GREY_RANK_BLUR = 1.0
+GREY_SUIT_BLUR = 0.6
 ASPECT_WEIGHT = 0.3
 #: Weight of the index layout (rank-to-suit distance and suit size, over rank height)
 #: appended to the rank features: an index has a typical layout, pips paired by chance not.
@@ -90,7 +95,12 @@ WHITE_RING = 0.55
 
 @dataclass(frozen=True)
 class IndexCandidate:
-    """A possible corner index: where it is, which way is up, and its glyph features."""
+    """A possible corner index: where it is, which way is up, and its glyph features.
+
+    ``rank_features`` and ``suit_features`` hold the binary patches (splatted from the
+    glyph masks), ``rank_grey`` and ``suit_grey`` the same features with the grey-level
+    patches instead (``None`` for a candidate made without them).
+    """
 
     rank_center: tuple[float, float]
     suit_center: tuple[float, float]
@@ -102,6 +112,8 @@ class IndexCandidate:
     redness: float
     rank_blobs: tuple[int, ...]
     suit_blob: int
+    rank_grey: np.ndarray | None = None
+    suit_grey: np.ndarray | None = None
 
     @property
     def center(self) -> tuple[float, float]:
@@ -117,12 +129,14 @@ class InkBlobs:
 
     Blob ``i`` has label ``ids[i]`` in ``labels``, bounding box ``boxes[i]``
     (x, y, w, h in region pixels), centre ``centers[i]`` and longest side
-    ``sizes[i]`` (both in frame pixels). ``origin`` is the region's top-left corner.
+    ``sizes[i]`` (both in frame pixels). ``origin`` is the region's top-left corner;
+    ``darkest`` the region's darkest channel.
     """
 
     def __init__(
         self,
         region_bgr: np.ndarray,
+        darkest: np.ndarray,
         origin: tuple[int, int],
         labels: np.ndarray,
         ids: np.ndarray,
@@ -131,6 +145,7 @@ class InkBlobs:
         sizes: np.ndarray,
     ) -> None:
         self.region_bgr = region_bgr
+        self.darkest = darkest
         self.origin = origin
         self.labels = labels
         self.ids = ids
@@ -151,7 +166,8 @@ class BlobPixels:
     """The pixels of chosen blobs of :class:`InkBlobs`, blob after blob in flat arrays:
     region coordinates ``xs`` and ``ys``, each blob's run ``starts`` and ``counts``,
     ``row``, the run of each blob (-1 where not chosen), and ``holes``, how many holes
-    (enclosed gaps of at least ``HOLE_SHARE`` of its box) each run's blob has.
+    (enclosed gaps of at least ``HOLE_SHARE`` of its box) each run's blob has; ``darkest``
+    is the region's darkest channel.
     """
 
     def __init__(self, blobs: InkBlobs, chosen: np.ndarray) -> None:
@@ -169,6 +185,7 @@ class BlobPixels:
         self.row = np.full(len(blobs), -1, np.int64)
         self.row[chosen] = np.arange(len(chosen))
         self.region_bgr = blobs.region_bgr
+        self.darkest = blobs.darkest
 
     def runs(self, blobs: np.ndarray) -> np.ndarray:
         """Indices into ``xs`` and ``ys`` of the pixels of ``blobs``, one run after another."""
@@ -264,7 +281,7 @@ def find_ink_blobs(
     boxes = stats[ids, :4].astype(np.int64)
     centers = centroids[ids] + (ox, oy)
     return InkBlobs(
-        frame_bgr, (ox, oy), labels, ids, boxes, centers, longest[ids].astype(np.float64)
+        frame_bgr, darkest, (ox, oy), labels, ids, boxes, centers, longest[ids].astype(np.float64)
     )
 
 
@@ -624,11 +641,11 @@ def candidates_at_scale(
             return []
     rank_glyphs = groups[rank_index]
     suit_glyphs = np.column_stack((suit_index, np.full(len(suit_index), -1)))
-    ranks, rank_heights = upright_glyphs(
-        pixels, blobs.sizes, rank_glyphs, downs, RANK_PATCH, RANK_BLUR
+    ranks, ranks_grey, rank_heights = upright_glyphs(
+        pixels, blobs.sizes, rank_glyphs, downs, RANK_PATCH, (RANK_BLUR, GREY_RANK_BLUR)
     )
-    suits, suit_heights = upright_glyphs(
-        pixels, blobs.sizes, suit_glyphs, downs, SUIT_PATCH, SUIT_BLUR
+    suits, suits_grey, suit_heights = upright_glyphs(
+        pixels, blobs.sizes, suit_glyphs, downs, SUIT_PATCH, (SUIT_BLUR, GREY_SUIT_BLUR)
     )
     layout = GEOMETRY_WEIGHT * np.column_stack(
         (
@@ -638,6 +655,7 @@ def candidates_at_scale(
     )
     holes = HOLE_WEIGHT * np.minimum(2, glyph_holes(pixels, rank_glyphs)).astype(np.float32)
     ranks = np.hstack([ranks, layout.astype(np.float32), holes[:, None]])
+    ranks_grey = np.hstack([ranks_grey, layout.astype(np.float32), holes[:, None]])
     redness = pixels.redness(suit_index).tolist()
     rank_x, rank_y = group_centres[rank_index].T.tolist()
     suit_x, suit_y = blobs.centers[suit_index].T.tolist()
@@ -657,6 +675,8 @@ def candidates_at_scale(
             redness,
             [(first,) if second < 0 else (first, second) for first, second in members],
             blobs.ids[suit_index].tolist(),
+            ranks_grey,
+            suits_grey,
         )
     )
 
@@ -704,34 +724,91 @@ def upright_glyphs(
     glyphs: np.ndarray,
     downs: np.ndarray,
     patch: tuple[int, int],
-    blur: float,
-) -> tuple[np.ndarray, np.ndarray]:
+    blurs: tuple[float, float],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each glyph (a row of member blobs, -1 for none; their longest sides ``blob_sizes``)
     turned so ``downs[i]`` points down.
 
-    Returns the glyph features and the upright glyph heights in pixels. The
-    glyphs are handled in two batches: those smaller than the patch are splatted
-    2 x 2 points per pixel, larger ones one point per pixel (see :func:`splat_glyphs`).
+    Returns the glyph features with the binary patch (blurred by ``blurs[0]``), the same
+    with the grey-level patch (:func:`grey_patches`, blurred by ``blurs[1]``), and the
+    upright glyph heights in pixels. The binary patches are made in two batches: glyphs
+    smaller than the patch are splatted 2 x 2 points per pixel, larger ones one point per
+    pixel (see :func:`splat_glyphs`).
     """
     member = glyphs >= 0
     small = np.where(member, blob_sizes[glyphs], 0).max(axis=1) < patch[1]
     features = np.empty((len(glyphs), patch[0] * patch[1] + 1), np.float32)
-    heights = np.empty(len(glyphs))
+    boxes = np.empty((len(glyphs), 4))
     for chosen, subpixels in ((small, SUBPIXELS), (~small, np.zeros((1, 2)))):
         if chosen.any():
             members = glyphs[chosen][member[chosen]]
             runs = pixels.counts[pixels.row[glyphs[chosen]]] * member[chosen]
             points = pixels.runs(members)
-            features[chosen], heights[chosen] = splat_glyphs(
+            features[chosen], boxes[chosen] = splat_glyphs(
                 pixels.xs[points],
                 pixels.ys[points],
                 runs.sum(axis=1),
                 downs[chosen],
                 patch,
                 subpixels,
-                blur,
+                blurs[0],
             )
-    return features, heights
+    grey = np.empty_like(features)
+    grey[:, :-1] = grey_patches(pixels.darkest, downs, boxes, patch, blurs[1])
+    grey[:, -1] = features[:, -1]
+    return features, grey, boxes[:, 3]
+
+
+def grey_patches(
+    darkest: np.ndarray,
+    downs: np.ndarray,
+    boxes: np.ndarray,
+    patch: tuple[int, int],
+    blur: float,
+) -> np.ndarray:
+    """The flat grey-level patches of upright glyph boxes: ``darkest`` sampled (bilinear)
+    at the centres of a ``patch`` (width, height) grid over each box, ink as 255 less the
+    grey, blurred by ``blur`` cells, zero mean and unit length.
+
+    ``boxes`` rows are (u, v, width, height) in the upright frame of :func:`splat_glyphs`
+    (u across, v along ``downs[i]``), in the pixel coordinates of ``darkest``.
+    """
+    columns, rows = patch
+    glyphs = len(boxes)
+    u = boxes[:, 0, None] + (np.arange(columns) + 0.5) / columns * boxes[:, 2, None]
+    v = boxes[:, 1, None] + (np.arange(rows) + 0.5) / rows * boxes[:, 3, None]
+    down_x, down_y = downs[:, 0, None, None], downs[:, 1, None, None]
+    # Back from (u, v) = (x dy - y dx, x dx + y dy) to the frame's x and y.
+    map_x = (u[:, None, :] * down_y + v[:, :, None] * down_x).astype(np.float32)
+    map_y = (v[:, :, None] * down_y - u[:, None, :] * down_x).astype(np.float32)
+    sampled = cv2.remap(
+        darkest,
+        map_x.reshape(glyphs * rows, columns),
+        map_y.reshape(glyphs * rows, columns),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    ink = 255.0 - sampled.reshape(glyphs, rows, columns).astype(np.float32)
+    return normalised(blurred(ink, blur))
+
+
+def blurred(grids: np.ndarray, blur: float) -> np.ndarray:
+    """Flat ``grids`` (glyphs, rows, columns) blurred by ``blur`` cells each way."""
+    glyphs, rows, columns = grids.shape
+    along = gaussian_matrix(rows, blur) @ grids
+    # Blurred along the rows in one product for all glyphs (the same sums per value).
+    return np.asarray(
+        (along.reshape(glyphs * rows, columns) @ gaussian_matrix(columns, blur).T).reshape(
+            glyphs, rows * columns
+        )
+    )
+
+
+def normalised(flat: np.ndarray) -> np.ndarray:
+    """Rows of ``flat`` (changed in place) at zero mean and unit length."""
+    flat -= flat.sum(axis=1, keepdims=True) / flat.shape[1]
+    flat /= np.sqrt(np.add.reduce(flat * flat, axis=1, keepdims=True)) + 1e-6
+    return flat
 
 
 def splat_glyphs(
@@ -743,7 +820,7 @@ def splat_glyphs(
     subpixels: np.ndarray,
     blur: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Glyph features and upright heights from pixel centres, in one batch.
+    """Glyph features and upright boxes from pixel centres, in one batch.
 
     Glyph ``i``'s pixels are the next ``counts[i]`` of ``xs`` and ``ys``. Each glyph's
     pixels (each as the ``subpixels`` offsets) are rotated as
@@ -751,6 +828,8 @@ def splat_glyphs(
     (width, height) grid, blurred by ``blur`` and normalised to zero mean and unit length,
     which makes the match tolerant of stroke weight and ink contrast. Each row is
     the flat patch followed by ``ASPECT_WEIGHT`` times the glyph's width over height.
+    The boxes are (u, v, width, height) rows: the tight box's corner across (u) and along
+    (v) ``downs[i]`` and its size, in pixels.
     """
     columns, rows = patch
     glyphs = len(counts)
@@ -781,14 +860,8 @@ def splat_glyphs(
     cell += column
     cell += np.repeat(np.arange(0, glyphs * cells, cells), counts)
     grid = np.bincount(cell.ravel(), minlength=glyphs * cells)
-    grids = gaussian_matrix(rows, blur) @ grid.reshape(glyphs, rows, columns).astype(np.float32)
-    # Blurred along the rows in one product for all glyphs (the same sums per value).
-    flat = (grids.reshape(glyphs * rows, columns) @ gaussian_matrix(columns, blur).T).reshape(
-        glyphs, cells
-    )
-    flat -= flat.sum(axis=1, keepdims=True) / cells
-    flat /= np.sqrt(np.add.reduce(flat * flat, axis=1, keepdims=True)) + 1e-6
+    flat = normalised(blurred(grid.reshape(glyphs, rows, columns).astype(np.float32), blur))
     features = np.empty((glyphs, cells + 1), np.float32)
     features[:, :cells] = flat
     features[:, cells] = ASPECT_WEIGHT * np.minimum(width / height, 3.0)
-    return features, height
+    return features, np.column_stack((u_min, v_min, width, height))

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.glyphs import REJECT, ConvNetwork, GlyphModel, GlyphModelError, NetModel
+from vision.glyphs import BINARY, REJECT, ConvNetwork, GlyphModel, GlyphModelError, NetModel
 from vision.index_reader import RANK_FEATURES, RANK_PATCH, SUIT_PATCH
 from vision.training.designs import FontError, draw_face, font_path, random_design, suit_mask
 from vision.training.glyphs import DESIGN_BATCHES, ExampleSet, drawn_designs, examples_of, main
@@ -172,7 +172,7 @@ def test_a_convolutional_model_saves_and_loads(tmp_path: Path) -> None:
     rng = np.random.default_rng(2)
     rank = random_conv_network(rng, (RANK_PATCH[1], RANK_PATCH[0]), 4, 14)
     suit = random_conv_network(rng, (SUIT_PATCH[1], SUIT_PATCH[0]), 1, 4)
-    NetModel((rank,), (suit,)).save(tmp_path / "cnn.npz")
+    NetModel((rank,), (suit,), (BINARY,)).save(tmp_path / "cnn.npz")
     loaded = GlyphModel.load(tmp_path / "cnn.npz")
     assert isinstance(loaded, NetModel)
     assert isinstance(loaded.rank_nets[0], ConvNetwork)
@@ -185,7 +185,7 @@ def test_a_model_for_other_patches_is_refused_in_one_line(tmp_path: Path) -> Non
     # The rank features' length, cut as a 10 x 28 image instead of the reader's 20 x 14.
     rank = random_conv_network(rng, (10, 28), 4, 14)
     suit = random_conv_network(rng, (SUIT_PATCH[1], SUIT_PATCH[0]), 1, 4)
-    NetModel((rank,), (suit,)).save(tmp_path / "other.npz")
+    NetModel((rank,), (suit,), (BINARY,)).save(tmp_path / "other.npz")
     with pytest.raises(GlyphModelError, match=r"patch \(10, 28\), expected \(20, 14\)") as error:
         GlyphModel.load(tmp_path / "other.npz")
     assert "\n" not in str(error.value)

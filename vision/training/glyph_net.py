@@ -12,12 +12,12 @@ connected ones, ``DENSE_FITS``, or the convolutional ones of :mod:`vision.traini
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 import numpy as np
 
-from vision.glyphs import REJECT, NetModel, Network
+from vision.glyphs import BINARY, GREY, REJECT, NetModel, Network
 from vision.index_reader import RANK_LAYOUT
 from vision.training.adam import Adam
 
@@ -41,6 +41,9 @@ INPUT_NOISE = 0.3
 #: Fits (seeds) averaged in the shipped model: one. Three averaged read the real photos no
 #: steadier across seeds than one fit does, and lower (docs/vision-cards.md, *Models*).
 MEMBERS = 1
+#: The patch kinds the shipped model's members read: binary and grey-level patches, read
+#: together (docs/vision-cards.md, *Models*).
+PATCHES = (BINARY, GREY)
 
 
 def fit_network(
@@ -132,20 +135,22 @@ DENSE_FITS: tuple[Fit, Fit] = (
 
 
 def net_model(
-    rank_features: np.ndarray,
+    features: Mapping[str, tuple[np.ndarray, np.ndarray]],
     rank_labels: np.ndarray,
-    suit_features: np.ndarray,
     suit_labels: np.ndarray,
     *,
     epochs: int | None = None,
     seed: int = 0,
     members: int = MEMBERS,
     fits: tuple[Fit, Fit] = DENSE_FITS,
+    patches: Sequence[str] = PATCHES,
 ) -> NetModel:
-    """``members`` pairs of networks fitted on these examples (one row per candidate; a
+    """For each patch kind of ``patches``, ``members`` pairs of networks fitted on these
+    examples (``features[kind]``: rank and suit features, one row per candidate; a
     reject's suit label is ``REJECT`` and it trains the rank network only) by the rank
     and suit ``fits`` (for ``epochs``, or each fit's own default), member ``k`` with seed
-    ``members * seed + k``, so that the members of two seeds never share a fit.
+    ``members * seed + k``, so that the members of two seeds never share a fit (the
+    kinds' members with the same seeds).
 
     Each member cuts the rejects to ``REJECTS_PER_INDEX`` per index example (a sample of
     its own); the index layout features weigh ``LAYOUT_WEIGHT`` (see
@@ -153,11 +158,16 @@ def net_model(
     """
     chosen = fits if epochs is None else tuple(partial(fit, epochs=epochs) for fit in fits)
     pairs = [
-        network_pair(rank_features, rank_labels, suit_features, suit_labels,
-                     (chosen[0], chosen[1]), members * seed + k)
+        network_pair(ranks, rank_labels, suits, suit_labels, (chosen[0], chosen[1]),
+                     members * seed + k)
+        for ranks, suits in (features[kind] for kind in patches)
         for k in range(members)
     ]
-    return NetModel(tuple(rank for rank, _ in pairs), tuple(suit for _, suit in pairs))
+    return NetModel(
+        tuple(rank for rank, _ in pairs),
+        tuple(suit for _, suit in pairs),
+        tuple(kind for kind in patches for _ in range(members)),
+    )
 
 
 def network_pair(

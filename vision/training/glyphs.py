@@ -32,13 +32,23 @@ import numpy as np
 
 from companion.errors import CompanionError
 from companion.playing_cards import standard_deck
+from vision.blas_threads import one_blas_thread
 from vision.cards import JOKER_SIZE, JOKER_TEMPLATES
-from vision.glyphs import DEFAULT_MODEL, REJECT, GlyphModel, NeighbourModel, NetModel
+from vision.glyphs import (
+    BINARY,
+    DEFAULT_MODEL,
+    GREY,
+    PATCH_KINDS,
+    REJECT,
+    GlyphModel,
+    NeighbourModel,
+    NetModel,
+)
 from vision.imageio import ImageError
 from vision.index_reader import IndexCandidate, find_index_candidates
 from vision.training.designs import draw_face, random_design
 from vision.training.glyph_cnn import CNN_FITS
-from vision.training.glyph_net import DENSE_FITS, MEMBERS, Fit, net_model
+from vision.training.glyph_net import DENSE_FITS, MEMBERS, PATCHES, Fit, net_model
 from vision.training.torch_extra import torch_available
 
 #: Where, as fractions of the upright card (x, y ranges), a corner index lies.
@@ -69,18 +79,35 @@ class ExamplesError(CompanionError, ValueError):
 
 
 #: The arrays of a saved :class:`ExampleSet`.
-EXAMPLE_ARRAYS = ("rank_features", "rank_labels", "suit_features", "suit_labels")
+EXAMPLE_ARRAYS = (
+    "rank_features", "rank_labels", "suit_features", "suit_labels", "rank_grey", "suit_grey"
+)
 
 
 @dataclass
 class ExampleSet:
     """Accumulated labelled glyph features, one rank and one suit row per candidate
-    (a reject candidate's suit is labelled ``REJECT`` too)."""
+    (a reject candidate's suit is labelled ``REJECT`` too), with the binary patches
+    (``rank_features``, ``suit_features``) and the grey-level ones (``rank_grey``,
+    ``suit_grey``)."""
 
     rank_features: list[np.ndarray] = field(default_factory=list)
     rank_labels: list[str] = field(default_factory=list)
     suit_features: list[np.ndarray] = field(default_factory=list)
     suit_labels: list[str] = field(default_factory=list)
+    rank_grey: list[np.ndarray] = field(default_factory=list)
+    suit_grey: list[np.ndarray] = field(default_factory=list)
+
+    def add(self, candidate: IndexCandidate, rank: str, suit: str) -> None:
+        """Add ``candidate``'s features labelled ``rank`` and ``suit``."""
+        if candidate.rank_grey is None or candidate.suit_grey is None:
+            raise ExamplesError("a candidate without grey-level patches")
+        self.rank_features.append(candidate.rank_features)
+        self.rank_labels.append(rank)
+        self.suit_features.append(candidate.suit_features)
+        self.suit_labels.append(suit)
+        self.rank_grey.append(candidate.rank_grey)
+        self.suit_grey.append(candidate.suit_grey)
 
     def extend(self, other: ExampleSet) -> None:
         """Add ``other``'s examples to these."""
@@ -88,6 +115,8 @@ class ExampleSet:
         self.rank_labels.extend(other.rank_labels)
         self.suit_features.extend(other.suit_features)
         self.suit_labels.extend(other.suit_labels)
+        self.rank_grey.extend(other.rank_grey)
+        self.suit_grey.extend(other.suit_grey)
 
     def net_model(
         self,
@@ -95,17 +124,23 @@ class ExampleSet:
         seed: int = 0,
         members: int = MEMBERS,
         fits: tuple[Fit, Fit] = DENSE_FITS,
+        patches: Sequence[str] = PATCHES,
     ) -> NetModel:
-        """The network glyph model of these examples (what the shipped model is, seed 0)."""
+        """The network glyph model of these examples (what the shipped model is, seed 0),
+        its members reading ``patches``."""
+        features = {
+            BINARY: (np.stack(self.rank_features), np.stack(self.suit_features)),
+            GREY: (np.stack(self.rank_grey), np.stack(self.suit_grey)),
+        }
         return net_model(
-            np.stack(self.rank_features),
+            features,
             np.array(self.rank_labels),
-            np.stack(self.suit_features),
             np.array(self.suit_labels),
             epochs=epochs,
             seed=seed,
             members=members,
             fits=fits,
+            patches=patches,
         )
 
     def save(self, path: Path) -> None:
@@ -116,6 +151,8 @@ class ExampleSet:
             rank_labels=np.array(self.rank_labels),
             suit_features=np.stack(self.suit_features),
             suit_labels=np.array(self.suit_labels),
+            rank_grey=np.stack(self.rank_grey),
+            suit_grey=np.stack(self.suit_grey),
         )
 
     @classmethod
@@ -126,11 +163,11 @@ class ExampleSet:
                 arrays = [data[name] for name in EXAMPLE_ARRAYS]
         except (OSError, KeyError, ValueError) as error:
             raise ExamplesError(f"{path}: not a file of glyph examples ({error})") from error
-        rank_features, rank_labels, suit_features, suit_labels = arrays
-        if not len(rank_labels) == len(rank_features) == len(suit_features) == len(suit_labels):
+        if len({len(array) for array in arrays}) != 1:
             raise ExamplesError(f"{path}: glyph examples of unequal lengths")
+        rank_features, rank_labels, suit_features, suit_labels, rank_grey, suit_grey = arrays
         return cls(list(rank_features), rank_labels.tolist(), list(suit_features),
-                   suit_labels.tolist())
+                   suit_labels.tolist(), list(rank_grey), list(suit_grey))
 
     def model(self) -> NeighbourModel:
         """The nearest-neighbour glyph model of these examples (what teaching builds)."""
@@ -258,19 +295,13 @@ def add_card_examples(
                 chosen.append(best)
         chosen_rank_blobs = {c.rank_blobs for c in chosen}
         for candidate in chosen:
-            examples.rank_features.append(candidate.rank_features)
-            examples.rank_labels.append(rank)
-            examples.suit_features.append(candidate.suit_features)
-            examples.suit_labels.append(suit)
+            examples.add(candidate, rank, suit)
         others = [
             c for c in candidates if c not in chosen and c.rank_blobs not in chosen_rank_blobs
         ]
         keep = min(len(others), REJECTS_PER_INDEX * max(len(chosen), 1))
         for n in rng.choice(len(others), size=keep, replace=False) if others else []:
-            examples.rank_features.append(others[n].rank_features)
-            examples.rank_labels.append(REJECT)
-            examples.suit_features.append(others[n].suit_features)
-            examples.suit_labels.append(REJECT)
+            examples.add(others[n], REJECT, REJECT)
 
 
 def best_index(in_zone: list[tuple[float, IndexCandidate]], rank: str) -> IndexCandidate | None:
@@ -402,9 +433,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--network", choices=sorted(NETWORKS), default="dense",
                         help="dense: fully connected networks, numpy only (the shipped "
                              "model); cnn: convolutional networks, fitted with torch")
+    parser.add_argument("--patches", nargs="+", choices=PATCH_KINDS, default=list(PATCHES),
+                        metavar="KIND",
+                        help="the patch kinds the networks read, read together (binary, "
+                             f"grey; default the shipped model's: {' '.join(PATCHES)})")
     parser.add_argument("--out", type=Path, default=DEFAULT_MODEL, metavar="MODEL",
                         help="where the model is written (default the shipped model)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    # One BLAS thread, whatever the environment says: the fit's sums (and so its weights)
+    # depend on how OpenBLAS splits them.
+    one_blas_thread()
     if args.network == "cnn" and not torch_available():
         parser.error("--network cnn needs torch (the train extra: pip install -e .[train])")
     try:
@@ -416,13 +454,14 @@ def main(argv: list[str] | None = None) -> int:
                 examples.save(args.examples)
     except CompanionError as error:
         parser.error(str(error))
-    model = examples.net_model(seed=args.seed, fits=NETWORKS[args.network])
+    patches = tuple(dict.fromkeys(args.patches))
+    model = examples.net_model(seed=args.seed, fits=NETWORKS[args.network], patches=patches)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     model.save(args.out)
     indices = sum(label != REJECT for label in examples.rank_labels)
     rejects = len(examples.rank_labels) - indices
     print(f"{args.out}: {indices} index and {rejects} reject examples, "
-          f"{args.network} networks, seed {args.seed}")
+          f"{args.network} networks on {' and '.join(patches)} patches, seed {args.seed}")
     return 0
 
 
