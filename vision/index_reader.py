@@ -759,6 +759,10 @@ def upright_glyphs(
     return features, grey, boxes[:, 3]
 
 
+#: The most map rows one ``cv2.remap`` call takes (OpenCV asks for fewer than 32767).
+REMAP_ROWS = 32766
+
+
 def grey_patches(
     darkest: np.ndarray,
     downs: np.ndarray,
@@ -781,13 +785,18 @@ def grey_patches(
     # Back from (u, v) = (x dy - y dx, x dx + y dy) to the frame's x and y.
     map_x = (u[:, None, :] * down_y + v[:, :, None] * down_x).astype(np.float32)
     map_y = (v[:, :, None] * down_y - u[:, None, :] * down_x).astype(np.float32)
-    sampled = cv2.remap(
-        darkest,
-        map_x.reshape(glyphs * rows, columns),
-        map_y.reshape(glyphs * rows, columns),
-        cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    # cv2.remap takes maps under 32767 rows: so many glyphs at a time.
+    step = REMAP_ROWS // rows
+    sampled = np.concatenate([
+        cv2.remap(
+            darkest,
+            map_x[start : start + step].reshape(-1, columns),
+            map_y[start : start + step].reshape(-1, columns),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        for start in range(0, glyphs, step)
+    ])
     ink = 255.0 - sampled.reshape(glyphs, rows, columns).astype(np.float32)
     return normalised(blurred(ink, blur))
 

@@ -29,12 +29,13 @@ def test_shipped_model_reads_drawn_designs_it_was_not_trained_on(held_out: Examp
     labels = np.array(held_out.rank_labels)
     index = labels != REJECT
     ranks, suits = np.stack(held_out.rank_features), np.stack(held_out.suit_features)
-    names, shares = model.rank_shares(ranks)
+    grey_ranks, grey_suits = np.stack(held_out.rank_grey), np.stack(held_out.suit_grey)
+    names, shares = model.rank_shares(ranks, grey_ranks)
     read = names[shares.argmax(axis=1)]
     assert index.sum() >= 80
     assert (read[index] == labels[index]).mean() >= 0.9
     assert (read[~index] == REJECT).mean() >= 0.9
-    suit_names, suit_shares = model.suit_shares(suits[index])
+    suit_names, suit_shares = model.suit_shares(suits[index], grey_suits[index])
     truth = np.array(held_out.suit_labels)[index]
     # From the shape alone, down to 3 px pips (the reader adds the ink's colour).
     assert (suit_names[suit_shares.argmax(axis=1)] == truth).mean() >= 0.85
@@ -54,9 +55,12 @@ def test_a_network_model_is_deterministic_to_build_and_saves(tmp_path: Path) -> 
         assert all(np.array_equal(a[name], b[name]) for name in a.files)
     loaded = GlyphModel.load(tmp_path / "a.npz")
     assert isinstance(loaded, NetModel)
-    assert len(loaded.rank_nets) == len(loaded.suit_nets) == 2
+    # Two members for each patch kind, binary and grey.
+    assert len(loaded.rank_nets) == len(loaded.suit_nets) == 4
+    assert loaded.patches == ("binary", "binary", "grey", "grey")
     features = np.zeros((1, len(first.rank_nets[0].mean)), np.float32)
-    assert np.allclose(loaded.rank_shares(features)[1], first.rank_shares(features)[1], atol=0.01)
+    assert np.allclose(loaded.rank_shares(features, features)[1],
+                       first.rank_shares(features, features)[1], atol=0.01)
 
 
 def test_examples_are_kept_and_fitted_again_with_another_seed(tmp_path: Path) -> None:
