@@ -39,7 +39,6 @@ from vision.index_reader import (
     IndexCandidate,
     Region,
     Spot,
-    area_of,
     enlarged_candidates,
     small_glyph_areas,
     spots_of,
@@ -92,11 +91,9 @@ def closer_look(
     if not spots:
         return list(reads)
     areas = small_glyph_areas(spots, lit.bgr.shape[:2])
-    replaced = {
-        id(c)
-        for c in candidates.readable
-        if c.glyph_size < SMALL_GLYPH and area_of(c.center, areas) is not None
-    }
+    own_small = [c for c in candidates.readable if c.glyph_size < SMALL_GLYPH]
+    holders = areas_holding([c.center for c in own_small], areas)
+    replaced = {id(c) for c, area in zip(own_small, holders.tolist(), strict=True) if area >= 0}
     longest = longest_glyphs(areas, corners)
     fresh = enlarged_candidates(lit.bgr, areas, candidates.white_level, longest=longest)
     closer = surer_of_two(reads, read_glyphs(model, fresh, min_confidence), replaced)
@@ -120,11 +117,29 @@ def longest_glyphs(areas: Sequence[Region], corners: Sequence[Spot]) -> list[int
     area implies, whichever is longer (the corner's index was not read at the frame's size,
     so glyphs of any size may be there)."""
     longest = [ENLARGED_SIZES[1]] * len(areas)
-    for centre, glyph in corners:
-        area = area_of(centre, areas)
-        if area is not None:
+    holders = areas_holding([centre for centre, _ in corners], areas).tolist()
+    for (_, glyph), area in zip(corners, holders, strict=True):
+        if area >= 0:
             longest[area] = max(longest[area], int(JUMBO_INDEX * glyph * ENLARGE))
     return longest
+
+
+def areas_holding(points: Sequence[tuple[float, float]], areas: Sequence[Region]) -> np.ndarray:
+    """For each point, the number of the first box (x, y, width, height) of ``areas`` that
+    holds it, as :func:`~vision.index_reader.area_of` gives, and -1 where none does.
+
+    >>> areas_holding([(5.0, 5.0), (15.0, 5.0), (50.0, 50.0)], [(0, 0, 20, 10), (10, 0, 10, 10)])
+    array([ 0,  0, -1])
+    """
+    boxes = np.array(areas, np.float64).reshape(-1, 4)
+    xs, ys = np.array(points, np.float64).reshape(-1, 2).T
+    inside = (
+        (boxes[:, 0] <= xs[:, None])
+        & (xs[:, None] < boxes[:, 0] + boxes[:, 2])
+        & (boxes[:, 1] <= ys[:, None])
+        & (ys[:, None] < boxes[:, 1] + boxes[:, 3])
+    )
+    return np.where(inside.any(axis=1), inside.argmax(axis=1), -1)
 
 
 def sharpened_areas(
@@ -137,30 +152,32 @@ def sharpened_areas(
     ``corners`` of a whole card whose glyphs are under ``SHARP_GLYPH`` pixels, and also one
     of a card of ``cards`` (outline and corner spots, :func:`small_cards`) that shows no
     jumbo index in the plain closer look's ``reads`` (:func:`shows_jumbo_index`)."""
-    unread = set(corners)
-    held = (
-        area_of(centre, areas)
-        for quad, spots in cards
-        if not shows_jumbo_index(quad, spots, reads)
-        for centre, glyph in spots
-        if (centre, glyph) in unread
+    holder = dict(
+        zip(corners, areas_holding([centre for centre, _ in corners], areas).tolist(), strict=True)
     )
-    open_areas = {area for area in held if area is not None}
-    sharp = (area_of(centre, areas) for centre, glyph in corners if glyph < SHARP_GLYPH)
-    return {area for area in sharp if area is not None} & open_areas
+    table = read_table(reads)
+    open_areas = {
+        holder[spot]
+        for quad, spots in cards
+        if not shows_jumbo_index(quad, spots, table)
+        for spot in spots
+        if spot in holder
+    }
+    sharp = {area for (_, glyph), area in holder.items() if glyph < SHARP_GLYPH}
+    return (sharp & open_areas) - {-1}
 
 
-def shows_jumbo_index(quad: Quad, spots: Sequence[Spot], reads: Sequence[IndexRead]) -> bool:
-    """Whether one of ``reads`` lies inside the card ``quad`` near one of its corner
+def shows_jumbo_index(quad: Quad, spots: Sequence[Spot], reads: ReadTable) -> bool:
+    """Whether one of the ``reads`` lies inside the card ``quad`` near one of its corner
     ``spots`` (within ``CORNER_READ`` card heights) with glyphs ``JUMBO_READ`` times the size
     its card implies or larger."""
     glyph = spots[0][1]
     reach = CORNER_READ * CARD_PER_GLYPH * glyph
+    large = np.flatnonzero(reads.sizes >= JUMBO_READ * glyph).tolist()
+    centres = [tuple(reads.centres[n].tolist()) for n in large]
     return any(
-        read.candidate.glyph_size >= JUMBO_READ * glyph
-        and any(math.dist(read.candidate.center, centre) < reach for centre, _ in spots)
-        and inside_quad(read.candidate.center, quad)
-        for read in reads
+        any(math.dist(centre, spot) < reach for spot, _ in spots) and inside_quad(centre, quad)
+        for centre in centres
     )
 
 
@@ -168,20 +185,19 @@ def small_cards(outlines: Sequence[Quad]) -> list[tuple[Quad, list[Spot]]]:
     """The whole cards (``outlines``) too small for their glyphs to show well, each with the
     spots near its four corners (either way up) where its indices may be, with the glyph
     size the card implies."""
-    cards: list[tuple[Quad, list[Spot]]] = []
-    for quad in outlines:
-        corners = np.array(quad, np.float64)
-        glyph = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max())
-        glyph /= CARD_PER_GLYPH
-        if glyph >= SMALL_GLYPH:
-            continue
-        centre = corners.mean(axis=0)
-        spots: list[Spot] = []
-        for corner in corners:
-            x, y = corner + INDEX_ALONG_DIAGONAL * (centre - corner)
-            spots.append(((float(x), float(y)), glyph))
-        cards.append((quad, spots))
-    return cards
+    corners = np.array(outlines, np.float64).reshape(-1, 4, 2)
+    edges = corners - np.roll(corners, 1, axis=1)
+    glyphs = (
+        np.sqrt(edges[:, :, 0] * edges[:, :, 0] + edges[:, :, 1] * edges[:, :, 1]).max(axis=1)
+        / CARD_PER_GLYPH
+    )
+    centres = corners.mean(axis=1, keepdims=True)
+    spots = (corners + INDEX_ALONG_DIAGONAL * (centres - corners)).tolist()
+    return [
+        (quad, [((x, y), glyph) for x, y in card_spots])
+        for quad, glyph, card_spots in zip(outlines, glyphs.tolist(), spots, strict=True)
+        if glyph < SMALL_GLYPH
+    ]
 
 
 def surer_of_two(
@@ -232,12 +248,16 @@ def unread_corners(spots: Sequence[Spot], reads: Sequence[IndexRead]) -> list[Sp
     """The corner ``spots`` of whole cards with no index read near them yet (within
     ``CORNER_READ`` card heights): a corner read at the frame's own size needs no closer look
     (the enlarged picture of a well-read index is no better, and costs time)."""
+    if not spots:
+        return []
     centres = np.array([r.candidate.center for r in reads]).reshape(-1, 2)
-    return [
-        (centre, glyph)
-        for centre, glyph in spots
-        if not (np.hypot(*(centres - centre).T) < CORNER_READ * CARD_PER_GLYPH * glyph).any()
-    ]
+    places = np.array([centre for centre, _ in spots], np.float64)
+    reach = CORNER_READ * CARD_PER_GLYPH * np.array([glyph for _, glyph in spots], np.float64)
+    gaps = np.hypot(
+        centres[None, :, 0] - places[:, None, 0], centres[None, :, 1] - places[:, None, 1]
+    )
+    unread = np.flatnonzero(~(gaps < reach[:, None]).any(axis=1)).tolist()
+    return [spots[n] for n in unread]
 
 
 def dwarfed(candidates: Sequence[IndexCandidate], reads: Sequence[IndexRead]) -> list[bool]:

@@ -18,8 +18,9 @@ single brightest pixel so glare and noise do not decide it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 import cv2
 import numpy as np
@@ -148,8 +149,9 @@ SHADE_FLOOR = 0.4
 #: this share of the same ratio at the frame's whitest spot): shadowed white is, cork,
 #: wood and felt are not.
 NEUTRAL = 0.8
-#: The local level is measured at 1/``SHADE_STEP`` size.
+#: The local level is measured at 1/``SHADE_STEP`` size, closed over this square there.
 SHADE_STEP = 4
+SHADE_KERNEL = np.ones((max(3, SHADE_WINDOW // SHADE_STEP) | 1,) * 2, np.uint8)
 
 
 #: Ink is what lies at least ``INK_CONTRAST`` grey levels under its block mean in full
@@ -205,27 +207,37 @@ def local_light(
     height, width = darkest.shape
     size = (max(1, width // SHADE_STEP), max(1, height // SHADE_STEP))
     small = cv2.resize(darkest, size, interpolation=cv2.INTER_AREA)
-    reach = max(3, SHADE_WINDOW // SHADE_STEP) | 1
-    kernel = np.ones((reach, reach), np.uint8)
-    closed = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
+    closed = cv2.morphologyEx(small, cv2.MORPH_CLOSE, SHADE_KERNEL)
     brightest = closed.astype(np.float32)
     sampling = cv2.INTER_AREA if learning else cv2.INTER_LINEAR
-    blue, green, red = cv2.split(cv2.resize(frame_bgr, size, interpolation=sampling))
-    strongest = cv2.morphologyEx(cv2.max(cv2.max(blue, green), red), cv2.MORPH_CLOSE, kernel)
-    strongest = strongest.astype(np.float32)
-    ratio = brightest / np.maximum(strongest, 1.0)
+    strongest = brightest_channel(cv2.resize(frame_bgr, size, interpolation=sampling))
+    strongest = cv2.morphologyEx(strongest, cv2.MORPH_CLOSE, SHADE_KERNEL)
+    ratio = brightest / np.maximum(strongest, 1).astype(np.float32)
     # Grey as the frame's own white is grey: a slight tint left by the white balance
     # (within ``GAIN_TOLERANCE``) tints the shadowed white the same way.
-    whitest = ratio.flat[int(np.argmax(brightest))]
+    whitest = ratio.flat[int(np.argmax(closed))]
     grey = ratio >= NEUTRAL * whitest
-    local = np.where(grey, brightest * LOCAL_WHITE, level)
-    local = np.clip(local, SHADE_FLOOR * level, level).astype(np.uint8)
+    # Clipped to SHADE_FLOOR * level .. level (np.clip's result, without its overhead).
+    shaded = np.maximum(brightest * LOCAL_WHITE, SHADE_FLOOR * level)
+    local = np.where(grey, np.minimum(shaded, level, out=shaded), level).astype(np.uint8)
     full = (width, height)
     white = np.asarray(cv2.resize(local, full, interpolation=cv2.INTER_LINEAR))
     ink = None if learning else ink_levels(closed, grey)
     if ink is None:
         return LocalLight(white, None)
     return LocalLight(white, np.asarray(cv2.resize(ink, full, interpolation=cv2.INTER_LINEAR)))
+
+
+def brightest_channel(frame_bgr: np.ndarray) -> np.ndarray:
+    """The per-pixel maximum of B, G and R (as :func:`darkest_channel`, dilating).
+
+    >>> brightest_channel(np.array([[[9, 4, 7], [1, 8, 3]]], np.uint8)).tolist()
+    [[9, 8]]
+    """
+    height, width = frame_bgr.shape[:2]
+    rows = np.ascontiguousarray(frame_bgr).reshape(height, 3 * width)
+    dilated = cv2.dilate(rows, PIXEL_CHANNELS, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.extractChannel(dilated.reshape(height, width, 3), 0))
 
 
 def ink_levels(light: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
@@ -242,12 +254,22 @@ def ink_levels(light: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
     total = float(counts.sum())
     if not total:
         return None
-    full_light = float(np.searchsorted(np.cumsum(counts), 0.99 * total))
+    full_light = int(np.searchsorted(np.cumsum(counts), 0.99 * total))
     shade = max(INK_LIGHT * full_light, 1.0)
-    if not (grey & (light < shade)).any():
+    # Some grey pixel's light (a whole number) under the shade level.
+    if not counts[: math.ceil(shade)].any():
         return None
-    # The level of each light value, and of 255 (where the light is not grey card white).
+    lights = np.where(grey, light, np.uint8(255))
+    return np.asarray(cv2.LUT(lights, ink_table(full_light)))
+
+
+@cache
+def ink_table(full_light: int) -> np.ndarray:
+    """The ink contrast (``uint8``) for each light value 0-254 under a frame's ``full_light``
+    (:func:`ink_levels`), and ``INK_CONTRAST`` for 255; made once per level, read-only."""
+    shade = max(INK_LIGHT * full_light, 1.0)
     table = np.clip(INK_CONTRAST * np.arange(256) / shade, INK_FLOOR, INK_CONTRAST)
     table[255] = INK_CONTRAST
-    lights = np.where(grey, light, np.uint8(255))
-    return np.asarray(cv2.LUT(lights, table.astype(np.uint8)))
+    levels = table.astype(np.uint8)
+    levels.flags.writeable = False
+    return levels

@@ -68,7 +68,12 @@ def card_white_mask(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) ->
     """A 0/255 mask of pixels bright and colourless enough to be card face (``darkest``: the
     frame's darkest channel if already at hand)."""
     darkest = darkest_channel(frame_bgr) if darkest is None else darkest
-    blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
+    return white_of(cv2.GaussianBlur(darkest, (5, 5), 0))
+
+
+def white_of(blurred: np.ndarray) -> np.ndarray:
+    """The 0/255 card-white mask of the darkest channel ``blurred`` 5 x 5 (Gaussian): Otsu's
+    level, never under 110."""
     level, mask = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if level < 110.0:
         _, mask = cv2.threshold(blurred, 110.0, 255, cv2.THRESH_BINARY)
@@ -122,8 +127,12 @@ def touches_border(quad: Quad, width: int, height: int, margin: float = 3.0) -> 
 def closed_white_mask(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) -> np.ndarray:
     """The frame's card white (:func:`card_white_mask`) with gaps up to 5 px closed: print
     and rounded corners do not cut a card's white apart."""
-    mask = card_white_mask(frame_bgr, darkest)
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    return closed_gaps(card_white_mask(frame_bgr, darkest))
+
+
+def closed_gaps(mask: np.ndarray) -> np.ndarray:
+    """The 0/255 ``mask`` with gaps up to 5 px closed."""
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
 
 
 def find_card_outlines(
@@ -144,13 +153,15 @@ def find_card_outlines(
     (:func:`edge_outlines`).
     """
     darkest = darkest_channel(frame_bgr) if darkest is None else darkest
-    mask = closed_white_mask(frame_bgr, darkest)
+    # The blurred darkest channel is both the white mask's and the edge search's.
+    blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
+    mask = closed_gaps(white_of(blurred))
     outlines, pale_table, misshapen = shapes_in(mask, longest)
     outlines += brighter_outlines(frame_bgr, darkest, mask, misshapen, longest)
     if pale_table:
         outlines += [
             quad
-            for quad in edge_outlines(darkest, longest, unoutlined_white(mask, outlines))
+            for quad in edge_outlines(blurred, longest, unoutlined_white(mask, outlines))
             if white_share(mask, quad) >= EDGE_WHITE
             and not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
         ]
@@ -188,13 +199,12 @@ def unoutlined_white(mask: np.ndarray, outlines: Sequence[Quad]) -> np.ndarray:
 
 
 def edge_outlines(
-    darkest: np.ndarray, longest: float = ASPECT_RANGE[1], within: np.ndarray | None = None
+    blurred: np.ndarray, longest: float = ASPECT_RANGE[1], within: np.ndarray | None = None
 ) -> list[Quad]:
     """Outlines of cards on a table as white as they are: the regions that the frame's edges
-    (Canny on the blurred darkest channel, ``EDGE_LEVELS``, closed by ``EDGE_GAP`` pixels)
-    enclose, where they are card-shaped quadrilaterals; ``within``: a 0/255 mask of where to
-    look (the darkest channel is taken as black elsewhere)."""
-    blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
+    (Canny on ``blurred``, the darkest channel blurred 5 x 5, ``EDGE_LEVELS``, closed by
+    ``EDGE_GAP`` pixels) enclose, where they are card-shaped quadrilaterals; ``within``: a
+    0/255 mask of where to look (the darkest channel is taken as black elsewhere)."""
     if within is not None:
         blurred = cv2.bitwise_and(blurred, within)
     edges = cv2.Canny(blurred, *EDGE_LEVELS)
