@@ -19,6 +19,7 @@ single brightest pixel so glare and noise do not decide it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
@@ -90,10 +91,7 @@ def darkest_channel(frame_bgr: np.ndarray) -> np.ndarray:
     >>> darkest_channel(np.array([[[9, 4, 7], [1, 8, 3]]], np.uint8)).tolist()
     [[4, 1]]
     """
-    height, width = frame_bgr.shape[:2]
-    rows = np.ascontiguousarray(frame_bgr).reshape(height, 3 * width)
-    eroded = cv2.erode(rows, PIXEL_CHANNELS, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
-    return np.asarray(cv2.extractChannel(eroded.reshape(height, width, 3), 0))
+    return _across_channels(cv2.erode, frame_bgr)
 
 
 def card_white_level(darkest: np.ndarray, step: int = 4) -> float:
@@ -234,10 +232,17 @@ def brightest_channel(frame_bgr: np.ndarray) -> np.ndarray:
     >>> brightest_channel(np.array([[[9, 4, 7], [1, 8, 3]]], np.uint8)).tolist()
     [[9, 8]]
     """
+    return _across_channels(cv2.dilate, frame_bgr)
+
+
+def _across_channels(
+    morphology: Callable[..., np.ndarray], frame_bgr: np.ndarray
+) -> np.ndarray:
+    """``morphology`` (erode: minimum, dilate: maximum) over each pixel's three channels."""
     height, width = frame_bgr.shape[:2]
     rows = np.ascontiguousarray(frame_bgr).reshape(height, 3 * width)
-    dilated = cv2.dilate(rows, PIXEL_CHANNELS, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
-    return np.asarray(cv2.extractChannel(dilated.reshape(height, width, 3), 0))
+    spread = morphology(rows, PIXEL_CHANNELS, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.extractChannel(spread.reshape(height, width, 3), 0))
 
 
 def ink_levels(light: np.ndarray, grey: np.ndarray) -> np.ndarray | None:
