@@ -25,6 +25,7 @@ from typing import TypeVar
 import numpy as np
 
 from vision.blas_threads import one_blas_thread
+from vision.card_corners import CornerReads, card_corners
 from vision.closer_look import closer_look
 from vision.frame_memory import keep_freed_memory
 from vision.glyph_reads import IndexRead, read_glyphs
@@ -46,6 +47,7 @@ SURE_LEVEL = 0.7
 STAGES = (
     "colour and light",
     "card outlines",
+    "card corners",
     "index candidates",
     "glyph reads",
     "closer look",
@@ -136,7 +138,13 @@ class CardReader:
         watch = Stopwatch()
         lit = watch.run("colour and light", lambda: lit_frame(frame_bgr, gains))
         outlines = watch.run("card outlines", lambda: card_outlines(lit))
-        reads = self.index_reads(lit, outlines, watch=watch)
+        corners = watch.run(
+            "card corners",
+            lambda: card_corners(
+                lit.bgr, outlines, lit.white_level, self.model, self.min_confidence
+            ),
+        )
+        reads = self.index_reads(lit, outlines, watch=watch, settled=corners)
         cards = watch.run("one read per card", lambda: self.cards(lit, reads, outlines))
         return CardReads(cards, reads, lit, outlines, watch.times)
 
@@ -147,18 +155,27 @@ class CardReader:
         region: Region | None = None,
         white_level: float | None = None,
         watch: Stopwatch | None = None,
+        settled: CornerReads | None = None,
     ) -> list[IndexRead]:
         """The settled index reads of ``lit`` (or of ``region`` of it): the candidate,
         glyph-read and closer-look stages and the first step of the last one (timed on
-        ``watch``). ``outlines`` are the whole cards whose corners may call for a closer look."""
+        ``watch``). ``outlines`` are the whole cards whose corners may call for a closer look;
+        ``settled``: what the card-corner stage read, whose settled cards the other stages
+        leave out."""
         watch = Stopwatch() if watch is None else watch
-        found = watch.run("index candidates", lambda: index_candidates(lit, region, white_level))
-        reads = watch.run(
-            "glyph reads", lambda: read_glyphs(self.model, found.readable, self.min_confidence)
+        settled = CornerReads([], []) if settled is None else settled
+        left_out = settled.settled
+        found = watch.run(
+            "index candidates", lambda: index_candidates(lit, region, white_level, left_out=left_out)
         )
         reads = watch.run(
+            "glyph reads",
+            lambda: settled.reads + read_glyphs(self.model, found.readable, self.min_confidence),
+        )
+        open_outlines = [quad for quad in outlines if quad not in left_out]
+        reads = watch.run(
             "closer look",
-            lambda: closer_look(lit, found, reads, outlines, self.model, self.min_confidence),
+            lambda: closer_look(lit, found, reads, open_outlines, self.model, self.min_confidence),
         )
         return watch.run("one read per card", lambda: index_reads(reads))
 
