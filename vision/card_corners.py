@@ -23,7 +23,7 @@ import numpy as np
 from vision.glyph_reads import IndexRead, read_glyphs
 from vision.glyphs import GlyphModel
 from vision.index_reader import GLYPH_PIXELS, ENLARGED_INK_BLOCK, IndexCandidate, candidates_at_scale
-from vision.outline import Quad
+from vision.outline import ASPECT_RANGE, Quad, aspect, side
 
 #: The warped card (width, height): a poker card's 63 x 88 mm; its common corner index
 #: (1/11.5 of the card's height) is then 24 px, a jumbo index (the felt webcam deck's,
@@ -37,6 +37,9 @@ LONGEST_GLYPH = 64
 #: Pixels of paper colour between two warped cards side by side (more than a rank and its
 #: suit are ever apart, so no pair spans two cards).
 GUTTER = 8
+#: A corner index stands along the warped card's long side: its suit lies under its rank
+#: within this slope (across over along; 0.7 is 35 degrees, room for an outline's error).
+UPRIGHT_SLANT = 0.7
 #: The paper colour is measured on every ``PAPER_STEP``-th pixel each way.
 PAPER_STEP = 6
 #: A card read at least this confidently at a corner, and not named otherwise there, is settled.
@@ -71,7 +74,12 @@ def card_corners(
         strip[:, number * pitch : (number + 1) * pitch] = corner_cell(frame_bgr, to_card)
         to_cards.append(to_card)
     found = candidates_at_scale(
-        strip, None, white_level, (GLYPH_PIXELS[0], LONGEST_GLYPH), ENLARGED_INK_BLOCK
+        strip,
+        None,
+        white_level,
+        (GLYPH_PIXELS[0], LONGEST_GLYPH),
+        ENLARGED_INK_BLOCK,
+        keep=lambda ranks, suits: upright_in_corner(ranks, suits, pitch),
     )
     placed = in_frame(found, to_cards, pitch)
     reads = read_glyphs(model, placed, min_confidence)
@@ -169,6 +177,21 @@ def in_frame(
     return placed
 
 
+def upright_in_corner(ranks: np.ndarray, suits: np.ndarray, pitch: int) -> np.ndarray:
+    """Which rank-suit pairs (centres in the strip of corner cells) lie in one corner box
+    with the suit under the rank as the card stands (over it in the bottom corners, the card
+    upside down), within ``UPRIGHT_SLANT`` of the card's long side."""
+    box = corner_box()
+    cells, corners, _ = card_places(ranks, pitch, box)
+    suit_cells, suit_corners, _ = card_places(suits, pitch, box)
+    down = np.where(corners >= 2, -1.0, 1.0) * (suits[:, 1] - ranks[:, 1])
+    across = np.abs(suits[:, 0] - ranks[:, 0])
+    return np.asarray(
+        (cells == suit_cells) & (corners == suit_corners) & (corners >= 0)
+        & (down > 0) & (across < UPRIGHT_SLANT * down)
+    )
+
+
 def card_places(
     points: np.ndarray, pitch: int, box: tuple[int, int]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -187,14 +210,26 @@ def card_places(
 
 
 def settled_cards(outlines: Sequence[Quad], reads: Sequence[IndexRead]) -> list[Quad]:
-    """The ``outlines`` whose corner ``reads`` name one card, at least once ``SETTLED``."""
+    """The ``outlines`` whose corner ``reads`` name one card, at least once ``SETTLED``;
+    an outline longer than a card seen straight (aspect over ``ASPECT_RANGE``, a card lying
+    across a tilted camera's view, or a cascade of overlapping cards) only where two of
+    its corners name it."""
     settled = []
     for number, quad in enumerate(outlines):
         mine = [r for r in reads if card_number(r) == number]
-        names = {r.card for r in mine}
-        if len(names) == 1 and max(r.reading.confidence for r in mine) >= SETTLED:
+        if len({r.card for r in mine}) != 1 or max(r.reading.confidence for r in mine) < SETTLED:
+            continue
+        if aspect(quad) <= ASPECT_RANGE[1] or corners_apart(mine, quad):
             settled.append(quad)
     return settled
+
+
+def corners_apart(reads: Sequence[IndexRead], quad: Quad) -> bool:
+    """Whether two of ``reads`` lie at different corners of the card ``quad`` (over half
+    its short side apart)."""
+    centres = np.array([r.candidate.center for r in reads], np.float64)
+    gaps = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+    return bool((gaps > 0.5 * min(side(quad, 0), side(quad, 2))).any())
 
 
 def card_number(read: IndexRead) -> int:

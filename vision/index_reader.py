@@ -18,7 +18,7 @@ shows is read as well as a whole one:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -423,6 +423,9 @@ def pairs_near(
     return np.divmod(keys, len(others))
 
 
+#: A test of rank-suit pairs (rank centres, suit centres: n x 2 each) giving n bools.
+PairTest = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
 #: Where small glyphs may be: (centre (x, y), glyph size) in frame pixels.
 Spot = tuple[tuple[float, float], float]
 
@@ -604,6 +607,7 @@ def candidates_at_scale(
     darkest: np.ndarray | None = None,
     learning: bool = False,
     left_out: Sequence[Quad] = (),
+    keep: PairTest | None = None,
 ) -> list[IndexCandidate]:
     """The candidates of a frame at its own size, without the closer look at small glyphs.
 
@@ -649,6 +653,8 @@ def candidates_at_scale(
         & ((suit_size >= GLYPH_PIXELS[0]) | (rank_size < SMALL_GLYPH))
         & (groups[rank_index] != suit_index[:, None]).all(axis=1)
     )
+    if keep is not None:
+        paired &= keep(group_centres[rank_index], blobs.centers[suit_index])
     if not paired.any():
         return []
     rank_index, suit_index = rank_index[paired], suit_index[paired]
