@@ -22,7 +22,14 @@ import numpy as np
 
 from vision.glyph_reads import IndexRead, read_glyphs
 from vision.glyphs import GlyphModel
-from vision.index_reader import GLYPH_PIXELS, ENLARGED_INK_BLOCK, IndexCandidate, candidates_at_scale
+from vision.closer_look import SHARP_GLYPH
+from vision.index_reader import (
+    CARD_PER_GLYPH,
+    ENLARGED_INK_BLOCK,
+    GLYPH_PIXELS,
+    IndexCandidate,
+    candidates_at_scale,
+)
 from vision.outline import ASPECT_RANGE, Quad, aspect, side
 
 #: The warped card (width, height): a poker card's 63 x 88 mm; its common corner index
@@ -62,7 +69,9 @@ def card_corners(
     model: GlyphModel,
     min_confidence: float,
 ) -> CornerReads:
-    """The corner reads of the whole cards ``outlines`` of ``frame_bgr`` (see the module)."""
+    """The corner reads of the whole cards ``outlines`` of ``frame_bgr`` (see the module)
+    that are not too small to warp (:func:`large_enough`)."""
+    outlines = [quad for quad in outlines if large_enough(quad)]
     if not outlines:
         return CornerReads([], [])
     box_w, box_h = corner_box()
@@ -84,6 +93,13 @@ def card_corners(
     placed = in_frame(found, to_cards, pitch)
     reads = read_glyphs(model, placed, min_confidence)
     return CornerReads(reads, settled_cards(outlines, reads))
+
+
+def large_enough(quad: Quad) -> bool:
+    """Whether the card ``quad`` implies glyphs of at least ``SHARP_GLYPH`` pixels (its
+    longest side over ``CARD_PER_GLYPH``): a smaller card's strokes are under a pixel wide,
+    and the closer look reads its corners sharpened instead."""
+    return max(side(quad, n) for n in range(4)) >= SHARP_GLYPH * CARD_PER_GLYPH
 
 
 #: The warped card's corners (clockwise from the top left; a quad's first edge is a short side).
