@@ -71,7 +71,6 @@ def card_corners(
 ) -> CornerReads:
     """The corner reads of the whole cards ``outlines`` of ``frame_bgr`` (see the module)
     that are not too small to warp (:func:`large_enough`)."""
-    outlines = [quad for quad in outlines if large_enough(quad)]
     if not outlines:
         return CornerReads([], [])
     box_w, box_h = corner_box()
@@ -92,7 +91,9 @@ def card_corners(
     )
     placed = in_frame(found, to_cards, pitch)
     reads = read_glyphs(model, placed, min_confidence)
-    return CornerReads(reads, settled_cards(outlines, reads))
+    settled = settled_cards(outlines, reads)
+    numbers = {n for n, quad in enumerate(outlines) if quad in settled or large_enough(quad)}
+    return CornerReads([r for r in reads if card_number(r) in numbers], settled)
 
 
 def large_enough(quad: Quad) -> bool:
