@@ -32,15 +32,15 @@ from vision.index_reader import (
 )
 from vision.outline import ASPECT_RANGE, Quad, aspect, side
 
-#: The warped card (width, height): a poker card's 63 x 88 mm; its common corner index
-#: (1/11.5 of the card's height) is then 24 px, a jumbo index (the felt webcam deck's,
-#: 1.86 times) 45 px.
-CARD_SIZE = (200, 280)
+#: The warped card (width, height), about a poker card's 63 x 88 mm: its common corner
+#: index (1/11.5 of the card's height) is then 17 px, a jumbo index (the felt webcam deck's,
+#: 1.86 times) 32 px.
+CARD_SIZE = (140, 196)
 #: A corner's index lies within this share of the warped card's width and height from the
 #: corner (the felt webcam deck's jumbo index reaches 0.36 of the height).
 CORNER_BOX = (0.3, 0.4)
-#: Longest ink blob (warped pixels) a corner's glyph may be.
-LONGEST_GLYPH = 64
+#: Longest ink blob (warped pixels) a corner's glyph may be: a jumbo index's "10" and more.
+LONGEST_GLYPH = int(0.23 * CARD_SIZE[1])
 #: Pixels of paper colour between two warped cards side by side (more than a rank and its
 #: suit are ever apart, so no pair spans two cards).
 GUTTER = 8
@@ -79,7 +79,7 @@ def card_corners(
     to_cards = []
     for number, quad in enumerate(outlines):
         to_card = cv2.getPerspectiveTransform(np.array(quad, np.float32), CARD_CORNERS)
-        strip[:, number * pitch : (number + 1) * pitch] = corner_cell(frame_bgr, to_card)
+        corner_cell(frame_bgr, to_card, strip[:, number * pitch : (number + 1) * pitch])
         to_cards.append(to_card)
     found = candidates_at_scale(
         strip,
@@ -109,43 +109,58 @@ CARD_CORNERS = np.array(
 )
 
 
+def box_shifts() -> list[np.ndarray]:
+    """The translations that move each corner box of the warped card (in ``BOX_PLACES``
+    order) to the origin."""
+    box_w, box_h = int(CORNER_BOX[0] * CARD_SIZE[0]), int(CORNER_BOX[1] * CARD_SIZE[1])
+    return [
+        np.array(
+            [[1, 0, -column * (CARD_SIZE[0] - box_w)], [0, 1, -row * (CARD_SIZE[1] - box_h)],
+             [0, 0, 1]],
+            np.float64,
+        )
+        for row, column in BOX_PLACES
+    ]
+
+
+#: The corner boxes (row, column): top left, top right, bottom left, bottom right.
+BOX_PLACES = ((0, 0), (0, 1), (1, 0), (1, 1))
+BOX_SHIFTS = box_shifts()
+
+
 def corner_box() -> tuple[int, int]:
     """The width and height (warped pixels) of a corner's box."""
     return int(CORNER_BOX[0] * CARD_SIZE[0]), int(CORNER_BOX[1] * CARD_SIZE[1])
 
 
-def corner_cell(frame_bgr: np.ndarray, to_card: np.ndarray) -> np.ndarray:
-    """The four corner boxes of a card (``to_card``: the homography from the frame to the
-    warped card), two over two with ``GUTTER`` pixels of the card's paper colour between
-    them and on their right: a warp per corner, so the card's middle is never warped."""
+def corner_cell(frame_bgr: np.ndarray, to_card: np.ndarray, cell: np.ndarray) -> None:
+    """Fill ``cell`` (a view of the strip) with the four corner boxes of a card
+    (``to_card``: the homography from the frame to the warped card), two over two, warped
+    one by one (the card's middle is never warped), with ``GUTTER`` pixels of the card's
+    paper colour between them and on their right."""
     box_w, box_h = corner_box()
-    boxes = []
-    for y, x in ((0, 0), (0, 1), (1, 0), (1, 1)):
-        shift = np.array(
-            [[1, 0, -x * (CARD_SIZE[0] - box_w)], [0, 1, -y * (CARD_SIZE[1] - box_h)], [0, 0, 1]]
+    for (row, column), shift in zip(BOX_PLACES, BOX_SHIFTS, strict=True):
+        top, left = row * (box_h + GUTTER), column * (box_w + GUTTER)
+        cv2.warpPerspective(
+            frame_bgr,
+            shift @ to_card,
+            (box_w, box_h),
+            dst=cell[top : top + box_h, left : left + box_w],
+            borderMode=cv2.BORDER_REPLICATE,
         )
-        boxes.append(
-            cv2.warpPerspective(
-                frame_bgr, shift @ to_card, (box_w, box_h), borderMode=cv2.BORDER_REPLICATE
-            )
-        )
-    cell = np.empty((2 * box_h + GUTTER, 2 * box_w + 2 * GUTTER, 3), np.uint8)
-    cell[:] = paper_colour(boxes)
-    for number, box in enumerate(boxes):
-        y, x = divmod(number, 2)
-        cell[y * (box_h + GUTTER) : y * (box_h + GUTTER) + box_h,
-             x * (box_w + GUTTER) : x * (box_w + GUTTER) + box_w] = box
-    return cell
+    paper = paper_colour(cell)
+    cell[box_h : box_h + GUTTER] = paper
+    cell[:, box_w : box_w + GUTTER] = paper
+    cell[:, 2 * box_w + GUTTER :] = paper
 
 
-def paper_colour(boxes: Sequence[np.ndarray]) -> np.ndarray:
-    """A card's paper colour: the median colour of the brightest quarter (by the darkest
-    channel) of every ``PAPER_STEP``-th pixel of its corner ``boxes``."""
-    sample = np.concatenate([box[::PAPER_STEP, ::PAPER_STEP].reshape(-1, 3) for box in boxes])
+def paper_colour(cell: np.ndarray) -> np.ndarray:
+    """A card's paper colour: the colour of the pixel at the 75th percentile by the darkest
+    channel among every ``PAPER_STEP``-th pixel of its ``cell``."""
+    sample = cell[::PAPER_STEP, ::PAPER_STEP].reshape(-1, 3)
     darkest = sample.min(axis=1)
-    quarter = 3 * len(darkest) // 4
-    bright = sample[darkest >= np.partition(darkest, quarter)[quarter]]
-    return np.median(bright, axis=0).astype(np.uint8)
+    chosen = np.argpartition(darkest, 3 * len(darkest) // 4)[3 * len(darkest) // 4]
+    return np.asarray(sample[chosen])
 
 
 def in_frame(
