@@ -49,6 +49,10 @@ GUTTER = 8
 UPRIGHT_SLANT = 0.7
 #: The paper colour is measured on every ``PAPER_STEP``-th pixel each way.
 PAPER_STEP = 6
+#: A frame with fewer whole cards than this is read as before: the stage's fixed cost
+#: (about 3 ms: the candidate finder and the glyph model once) is more than what it saves
+#: the frame's own search on a card or two (a deal's cascade outline settled nothing).
+FEW_CARDS = 3
 #: A card read at least this confidently at a corner, and not named otherwise there, is settled.
 SETTLED = 0.9
 
@@ -70,8 +74,8 @@ def card_corners(
     min_confidence: float,
 ) -> CornerReads:
     """The corner reads of the whole cards ``outlines`` of ``frame_bgr`` (see the module)
-    that are not too small to warp (:func:`large_enough`)."""
-    if not outlines:
+    (none with fewer than ``FEW_CARDS``)."""
+    if len(outlines) < FEW_CARDS:
         return CornerReads([], [])
     box_w, box_h = corner_box()
     pitch = 2 * box_w + 2 * GUTTER
