@@ -166,7 +166,8 @@ class CardReader:
         settled = CornerReads([], []) if settled is None else settled
         left_out = settled.settled
         found = watch.run(
-            "index candidates", lambda: index_candidates(lit, region, white_level, left_out=left_out)
+            "index candidates",
+            lambda: index_candidates(lit, region, white_level, left_out=left_out),
         )
         reads = watch.run(
             "glyph reads",
