@@ -1,4 +1,5 @@
-"""The card-corner stage: whole cards' corners warped upright and read, settled cards left out."""
+"""The card-corner stage (whole cards' corners warped upright and read, settled cards left out)
+and the closer look's card-white test."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from vision.card_corners import (
     upright_in_corner,
 )
 from vision.cards import CardRecognizer
+from vision.closer_look import on_card_white
 from vision.imageio import read_image
 from vision.index_reader import index_candidates
 from vision.outline import inside_quad
@@ -112,3 +114,17 @@ def test_strip_points_map_to_their_card_and_corner() -> None:
     cells, corners, _ = card_places(points, pitch)
     assert cells.tolist() == [0, 1, 0]
     assert corners.tolist() == [0, 3, -1]
+
+
+def test_small_candidates_on_carpet_get_no_closer_look(shared_data: Path) -> None:
+    photo, _ = felt_photo(shared_data, "surface4.jpg")
+    lit = lit_frame(photo, None)
+    small = index_candidates(lit).small
+    # The grey carpet below the white table (bottom left and right corners of the frame).
+    carpet = [c for c in small if c.center[1] > 560 and (c.center[0] < 90 or c.center[0] > 1240)]
+    assert len(carpet) >= 5
+    assert not any(on_card_white(lit, c) for c in carpet)
+    # Small candidates on the cards (the far 9c at the top) are looked at.
+    on_cards = [c for c in small if 820 < c.center[0] < 920 and 90 < c.center[1] < 190]
+    assert on_cards
+    assert all(on_card_white(lit, c) for c in on_cards)
