@@ -269,14 +269,16 @@ def card_places(points: np.ndarray, pitch: int) -> tuple[np.ndarray, np.ndarray,
 
 
 def is_settled(quad: Quad, reads: Sequence[IndexRead]) -> bool:
-    """Whether the corner ``reads`` of the card ``quad`` name one card, at least once
-    ``SETTLED``; for an outline longer than a card seen straight (aspect over
-    ``ASPECT_RANGE``: a card lying across a tilted camera's view, or a cascade of
-    overlapping cards, whose corner read names one of them) only where two of its
-    corners name it."""
-    if len({r.card for r in reads}) != 1 or max(r.reading.confidence for r in reads) < SETTLED:
+    """Whether the corner ``reads`` of the card ``quad`` name one card, read at two of its
+    corners or at one ``SETTLED`` confidently; an outline longer than a card seen straight
+    (aspect over ``ASPECT_RANGE``: a card lying across a tilted camera's view, or a cascade
+    of overlapping cards, whose one corner read names one of them) only at two corners."""
+    if len({r.card for r in reads}) != 1:
         return False
-    return aspect(quad) <= ASPECT_RANGE[1] or corners_apart(reads, quad)
+    if corners_apart(reads, quad):
+        return True
+    straight = aspect(quad) <= ASPECT_RANGE[1]
+    return straight and max(r.reading.confidence for r in reads) >= SETTLED
 
 
 def corners_apart(reads: Sequence[IndexRead], quad: Quad) -> bool:
