@@ -67,7 +67,8 @@ CARD_BITS = 24
 @dataclass(frozen=True)
 class CornerReads:
     """What the card-corner stage gives: the index ``reads`` at the corners of whole cards
-    (in frame pixels) and the ``settled`` cards' outlines."""
+    (in frame pixels; of the settled cards, and of the others that are
+    :func:`large_enough`) and the ``settled`` cards' outlines."""
 
     reads: list[IndexRead]
     settled: list[Quad]
@@ -129,10 +130,15 @@ CARD_CORNERS = np.array(
 )
 
 
+def corner_box() -> tuple[int, int]:
+    """The width and height (warped pixels) of a corner's box."""
+    return int(CORNER_BOX[0] * CARD_SIZE[0]), int(CORNER_BOX[1] * CARD_SIZE[1])
+
+
 def box_shifts() -> list[np.ndarray]:
     """The translations that move each corner box of the warped card (in ``BOX_PLACES``
     order) to the origin."""
-    box_w, box_h = int(CORNER_BOX[0] * CARD_SIZE[0]), int(CORNER_BOX[1] * CARD_SIZE[1])
+    box_w, box_h = corner_box()
     return [
         np.array(
             [[1, 0, -column * (CARD_SIZE[0] - box_w)], [0, 1, -row * (CARD_SIZE[1] - box_h)],
@@ -146,11 +152,6 @@ def box_shifts() -> list[np.ndarray]:
 #: The corner boxes (row, column): top left, top right, bottom left, bottom right.
 BOX_PLACES = ((0, 0), (0, 1), (1, 0), (1, 1))
 BOX_SHIFTS = box_shifts()
-
-
-def corner_box() -> tuple[int, int]:
-    """The width and height (warped pixels) of a corner's box."""
-    return int(CORNER_BOX[0] * CARD_SIZE[0]), int(CORNER_BOX[1] * CARD_SIZE[1])
 
 
 def corner_cell(frame_bgr: np.ndarray, to_card: np.ndarray, cell: np.ndarray) -> None:
