@@ -4,8 +4,9 @@ With a camera far from the table index glyphs are small (under ``SMALL_GLYPH`` p
 their thin strokes lose their shape at the frame's own size. After the frame's own
 candidates were read, the areas (2.5 glyph sizes each way) around
 
-- small candidates, unless much smaller than the indices read near them (a fragment of a
-  picture next to indices, :func:`dwarfed`), and
+- small candidates with card white near them (:func:`on_card_white`), unless much smaller
+  than the indices read near them (a fragment of a picture next to indices,
+  :func:`dwarfed`), and
 - the corners of whole cards small enough to have small glyphs, unless an index was read
   there already (:func:`unread_corners`),
 
@@ -68,6 +69,9 @@ SHARP_GLYPH = 9.0
 #: are blank or hold an index that large, so they are not sharpened (sharpened blank corners
 #: gave reads that made the true ones unsure).
 JUMBO_READ = 1.5
+#: A small candidate gets a closer look only where card white at the frame's own white
+#: level lies within this many glyph sizes of it (:func:`on_card_white`).
+PAPER_REACH = 1.5
 #: Two reads closer than this many glyph sizes are one index read twice.
 SAME_PLACE = 0.8
 
@@ -83,7 +87,7 @@ def closer_look(
     """The frame's ``reads`` (of its own ``candidates``) with the small glyphs read again
     from their areas enlarged (and small cards' corners sharpened), where the closer look is
     wanted (see the module)."""
-    small = candidates.small
+    small = [c for c in candidates.small if on_card_white(lit, c)]
     small = [c for c, tiny in zip(small, dwarfed(small, reads), strict=True) if not tiny]
     cards = small_cards(outlines)
     corners = unread_corners([spot for _, spots in cards for spot in spots], reads)
@@ -109,6 +113,22 @@ def closer_look(
         first=len(areas) + 1,
     )
     return surer_of_two(closer, read_glyphs(model, fresh, min_confidence), set())
+
+
+def on_card_white(lit: LitFrame, candidate: IndexCandidate) -> bool:
+    """Whether card white at the frame's own level (its darkest channel at least the
+    frame's white level) lies within ``PAPER_REACH`` glyph sizes of ``candidate``: ink on
+    grey carpet beside the felt webcam's table, which the local white level of the shade
+    takes for shaded card white, is no small index worth a closer look (there its
+    brightest is 0.71-0.82 of the white level, a far card's small candidates 1.3-2.0)."""
+    x, y = candidate.center
+    reach = PAPER_REACH * candidate.glyph_size
+    height, width = lit.darkest.shape
+    box = lit.darkest[
+        max(0, int(y - reach)) : min(height, int(y + reach) + 1),
+        max(0, int(x - reach)) : min(width, int(x + reach) + 1),
+    ]
+    return bool(box.size) and float(box.max()) >= lit.white_level
 
 
 def longest_glyphs(areas: Sequence[Region], corners: Sequence[Spot]) -> list[int]:

@@ -18,7 +18,7 @@ shows is read as well as a whole one:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -32,6 +32,7 @@ from vision.light import (
     darkest_channel,
     local_light,
 )
+from vision.outline import Quad
 
 #: Rank glyph patch (width, height) and suit glyph patch size, in pixels.
 RANK_PATCH = (14, 20)
@@ -91,6 +92,9 @@ SHARPEN = 2.0
 LIGHT_WINDOW = 13
 #: Fraction of the ring around a glyph that must be card white.
 WHITE_RING = 0.55
+#: A card left out of the search is taken as its outline grown this many times about its
+#: centre (the outline lies a few pixels inside its rounded corners).
+LEFT_OUT_GROWTH = 1.1
 
 
 @dataclass(frozen=True)
@@ -217,6 +221,7 @@ def find_ink_blobs(
     block: int = INK_BLOCK,
     darkest: np.ndarray | None = None,
     learning: bool = False,
+    left_out: Sequence[Quad] = (),
 ) -> InkBlobs:
     """Glyph-sized ink blobs ringed by card white.
 
@@ -226,7 +231,9 @@ def find_ink_blobs(
     what is darker than the mean of the ``block`` pixels square around it. ``darkest``
     is the frame's darkest channel if already at hand (:class:`~vision.light.LitFrame`).
     Ink is what lies the local ink level (:func:`~vision.light.local_light`, measured as
-    for ``learning`` drawings if asked) under that mean.
+    for ``learning`` drawings if asked) under that mean. The cards ``left_out`` (outlines
+    in frame pixels, grown by ``LEFT_OUT_GROWTH``) count as no card white, so no ink is
+    found on them.
     """
     ox, oy = 0, 0
     if region is not None:
@@ -240,6 +247,8 @@ def find_ink_blobs(
     level = card_white_level(darkest) if white_level is None else white_level
     light = local_light(frame_bgr, darkest, level, learning)
     white = cv2.compare(darkest, light.white, cv2.CMP_GT)
+    if left_out:
+        cv2.fillPoly(white, grown_quads(left_out, (ox, oy)), 0)
     # Ink: at least the local ink contrast below the mean of the block around it (what
     # cv2.adaptiveThreshold's mean method gives, without its per-pixel table lookup).
     mean = cv2.boxFilter(
@@ -283,6 +292,15 @@ def find_ink_blobs(
     return InkBlobs(
         frame_bgr, darkest, (ox, oy), labels, ids, boxes, centers, longest[ids].astype(np.float64)
     )
+
+
+def grown_quads(quads: Sequence[Quad], origin: tuple[int, int]) -> list[np.ndarray]:
+    """``quads`` grown ``LEFT_OUT_GROWTH`` times about their centres, as integer polygons
+    relative to ``origin``."""
+    corners = np.array(quads, np.float64).reshape(-1, 4, 2)
+    centres = corners.mean(axis=1, keepdims=True)
+    grown = centres + LEFT_OUT_GROWTH * (corners - centres) - np.array(origin, np.float64)
+    return list(np.round(grown).astype(np.int32))
 
 
 def tile_column(
@@ -405,6 +423,9 @@ def pairs_near(
     return np.divmod(keys, len(others))
 
 
+#: A test of rank-suit pairs (rank centres, suit centres: n x 2 each) giving n bools.
+PairTest = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
 #: Where small glyphs may be: (centre (x, y), glyph size) in frame pixels.
 Spot = tuple[tuple[float, float], float]
 
@@ -434,11 +455,12 @@ def index_candidates(
     region: Region | None = None,
     white_level: float | None = None,
     learning: bool = False,
+    left_out: Sequence[Quad] = (),
 ) -> Candidates:
     """The index-candidate stage: every rank-over-suit pairing of ink blobs in the frame (or
     in ``region`` of it) at its own size, with upright glyph features. ``white_level``
-    defaults to the frame's (the region's, with ``region``); ``learning`` as for
-    :func:`candidates_at_scale`."""
+    defaults to the frame's (the region's, with ``region``); ``learning`` and ``left_out``
+    (cards read already) as for :func:`candidates_at_scale`."""
     if white_level is None:
         white_level = lit.white_level if region is None else region_white_level(lit, region)
     found = candidates_at_scale(
@@ -448,6 +470,7 @@ def index_candidates(
         (TINY_SUIT, GLYPH_PIXELS[1]),
         darkest=lit.darkest,
         learning=learning,
+        left_out=left_out,
     )
     return Candidates(found, white_level)
 
@@ -583,6 +606,8 @@ def candidates_at_scale(
     block: int = INK_BLOCK,
     darkest: np.ndarray | None = None,
     learning: bool = False,
+    left_out: Sequence[Quad] = (),
+    keep: PairTest | None = None,
 ) -> list[IndexCandidate]:
     """The candidates of a frame at its own size, without the closer look at small glyphs.
 
@@ -592,9 +617,12 @@ def candidates_at_scale(
     ``SMALL_GLYPH`` pixels (see ``TINY_SUIT``). ``learning``: the candidates the glyph
     models learn from, cut by the rules the shipped model was built with (ink at the fixed
     contrast, suits within ``PAIR_DISTANCE`` of the rank's box); reading a frame, ink
-    follows the light and a rank on the slant reaches up to ``PAIR_REACH``.
+    follows the light and a rank on the slant reaches up to ``PAIR_REACH``. ``left_out``:
+    cards not to look at (see :func:`find_ink_blobs`).
     """
-    blobs = find_ink_blobs(frame_bgr, region, white_level, sizes, block, darkest, learning)
+    blobs = find_ink_blobs(
+        frame_bgr, region, white_level, sizes, block, darkest, learning, left_out
+    )
     if len(blobs) < 2:
         return []
     rank_sized = np.nonzero(blobs.sizes >= GLYPH_PIXELS[0])[0]
@@ -625,6 +653,8 @@ def candidates_at_scale(
         & ((suit_size >= GLYPH_PIXELS[0]) | (rank_size < SMALL_GLYPH))
         & (groups[rank_index] != suit_index[:, None]).all(axis=1)
     )
+    if keep is not None:
+        paired &= keep(group_centres[rank_index], blobs.centers[suit_index])
     if not paired.any():
         return []
     rank_index, suit_index = rank_index[paired], suit_index[paired]

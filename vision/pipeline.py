@@ -2,15 +2,19 @@
 
 ::
 
-    frame --> colour and light --> card outlines --> index candidates --> glyph reads
-              vision.light         vision.outline    vision.index_reader   vision.glyph_reads
-          --> closer look at small glyphs --> one read per physical card --> observations
-              vision.closer_look              vision.one_per_card
+    frame --> colour and light --> card outlines --> card corners --> index candidates
+              vision.light         vision.outline    vision.card_corners vision.index_reader
+          --> glyph reads --> closer look at small glyphs --> one read per physical card
+              vision.glyph_reads  vision.closer_look          vision.one_per_card
+          --> observations
 
 Each stage is a module with one entry point, so it can be measured and replaced on its
-own; :attr:`CardReads.times` holds the process time each stage took on the frame. The
-closer look passes only enlarged areas around small glyphs (a far camera) through the
-candidate finder and the glyph model again; a frame without small glyphs skips it.
+own; :attr:`CardReads.times` holds the process time each stage took on the frame. The card
+corners stage reads the corners of whole cards warped upright; the cards it settles are
+left out of the candidate search and the closer look (a frame with fewer than three whole
+cards skips it). The closer look passes only enlarged areas around small glyphs (a far
+camera) through the candidate finder and the glyph model again; a frame without small
+glyphs skips it.
 :class:`vision.cards.CardRecognizer` (photos of any size) and
 :class:`vision.cards.CardTracker` (camera streams) are built on :class:`CardReader`.
 """
@@ -25,6 +29,7 @@ from typing import TypeVar
 import numpy as np
 
 from vision.blas_threads import one_blas_thread
+from vision.card_corners import CornerReads, card_corners
 from vision.closer_look import closer_look
 from vision.frame_memory import keep_freed_memory
 from vision.glyph_reads import IndexRead, read_glyphs
@@ -46,6 +51,7 @@ SURE_LEVEL = 0.7
 STAGES = (
     "colour and light",
     "card outlines",
+    "card corners",
     "index candidates",
     "glyph reads",
     "closer look",
@@ -136,7 +142,13 @@ class CardReader:
         watch = Stopwatch()
         lit = watch.run("colour and light", lambda: lit_frame(frame_bgr, gains))
         outlines = watch.run("card outlines", lambda: card_outlines(lit))
-        reads = self.index_reads(lit, outlines, watch=watch)
+        corners = watch.run(
+            "card corners",
+            lambda: card_corners(
+                lit.bgr, outlines, lit.white_level, self.model, self.min_confidence
+            ),
+        )
+        reads = self.index_reads(lit, outlines, watch=watch, corners=corners)
         cards = watch.run("one read per card", lambda: self.cards(lit, reads, outlines))
         return CardReads(cards, reads, lit, outlines, watch.times)
 
@@ -147,18 +159,28 @@ class CardReader:
         region: Region | None = None,
         white_level: float | None = None,
         watch: Stopwatch | None = None,
+        corners: CornerReads | None = None,
     ) -> list[IndexRead]:
         """The settled index reads of ``lit`` (or of ``region`` of it): the candidate,
         glyph-read and closer-look stages and the first step of the last one (timed on
-        ``watch``). ``outlines`` are the whole cards whose corners may call for a closer look."""
+        ``watch``). ``outlines`` are the whole cards whose corners may call for a closer look;
+        ``corners``: what the card-corner stage read, whose reads join the glyph reads and
+        whose settled cards the candidate search and the closer look leave out."""
         watch = Stopwatch() if watch is None else watch
-        found = watch.run("index candidates", lambda: index_candidates(lit, region, white_level))
-        reads = watch.run(
-            "glyph reads", lambda: read_glyphs(self.model, found.readable, self.min_confidence)
+        corners = CornerReads([], []) if corners is None else corners
+        left_out = corners.settled
+        found = watch.run(
+            "index candidates",
+            lambda: index_candidates(lit, region, white_level, left_out=left_out),
         )
         reads = watch.run(
+            "glyph reads",
+            lambda: corners.reads + read_glyphs(self.model, found.readable, self.min_confidence),
+        )
+        open_outlines = [quad for quad in outlines if quad not in left_out]
+        reads = watch.run(
             "closer look",
-            lambda: closer_look(lit, found, reads, outlines, self.model, self.min_confidence),
+            lambda: closer_look(lit, found, reads, open_outlines, self.model, self.min_confidence),
         )
         return watch.run("one read per card", lambda: index_reads(reads))
 

@@ -1,0 +1,290 @@
+"""The card-corner stage of the card reader: each whole card's corners warped upright,
+read there.
+
+The four corners of a card whose edges show (:mod:`vision.outline`) are warped by the
+card's one homography to boxes of a card of ``CARD_SIZE``, so its corner indices are of
+one size and upright, whatever the camera's distance and tilt (a sideways card seen
+foreshortened is straightened too); the card's middle is never warped. The corners of
+all the frame's cards, side by side in one strip, pass the candidate finder once (only
+pairs standing upright in one corner box, :func:`upright_in_corner`) and the glyph model
+once. A card whose corners name one card, at least once ``SETTLED`` confidently, is
+*settled*: the frame's own candidate search and the closer look leave it out
+(``left_out`` of :func:`vision.index_reader.index_candidates`). Cards not settled, and
+everything that is no whole card (overlapping fans, as in the deals), are read as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.closer_look import SHARP_GLYPH
+from vision.glyph_reads import IndexRead, read_glyphs
+from vision.glyphs import GlyphModel
+from vision.index_reader import (
+    CARD_PER_GLYPH,
+    ENLARGED_INK_BLOCK,
+    GLYPH_PIXELS,
+    IndexCandidate,
+    candidates_at_scale,
+)
+from vision.outline import ASPECT_RANGE, Quad, aspect, side
+
+#: The warped card (width, height), about a poker card's 63 x 88 mm: its common corner
+#: index (1/11.5 of the card's height) is then 24 px, a jumbo index (the felt webcam deck's,
+#: 1.86 times) 45 px. (At 140 x 196 the blurred felt photos read better, but the far
+#: synthetic cards worse: 55-80 cm 99.3 -> 98.6 % with a 9s read wrong, the whole table at
+#: 1080p 96.9 -> 95.3 %.)
+CARD_SIZE = (200, 280)
+#: A corner's index lies within this share of the warped card's width and height from the
+#: corner (the felt webcam deck's jumbo index reaches 0.36 of the height).
+CORNER_BOX = (0.3, 0.4)
+#: Longest ink blob (warped pixels) a corner's glyph may be: a jumbo index's "10" and more.
+LONGEST_GLYPH = int(0.23 * CARD_SIZE[1])
+#: Pixels of paper colour between two corner boxes in the strip (pairs across two boxes
+#: are dropped, :func:`upright_in_corner`).
+GUTTER = 8
+#: A corner index stands along the warped card's long side: its suit lies under its rank
+#: within this slope (across over along; 0.7 is 35 degrees, room for an outline's error).
+UPRIGHT_SLANT = 0.7
+#: The paper colour is measured on every ``PAPER_STEP``-th pixel each way.
+PAPER_STEP = 6
+#: A frame with fewer whole cards than this is read as before: the stage's fixed cost
+#: (about 3 ms: the candidate finder and the glyph model once) is more than what it saves
+#: the frame's own search on a card or two (a deal's cascade outline settled nothing).
+FEW_CARDS = 3
+#: A card read at least this confidently at a corner, and not named otherwise there, is settled.
+SETTLED = 0.9
+#: Blob numbers of the strip's candidates are made unique (negative, below those of the
+#: closer look's areas) from this offset, ``2 ** CARD_BITS`` numbers per card.
+CORNER_BLOBS = 1 << 40
+CARD_BITS = 24
+
+
+@dataclass(frozen=True)
+class CornerReads:
+    """What the card-corner stage gives: the index ``reads`` at the corners of whole cards
+    (in frame pixels; of the settled cards, and of the others that are
+    :func:`large_enough`) and the ``settled`` cards' outlines."""
+
+    reads: list[IndexRead]
+    settled: list[Quad]
+
+
+def card_corners(
+    frame_bgr: np.ndarray,
+    outlines: Sequence[Quad],
+    white_level: float,
+    model: GlyphModel,
+    min_confidence: float,
+) -> CornerReads:
+    """The corner reads of the whole cards ``outlines`` of ``frame_bgr`` (see the module)
+    (none with fewer than ``FEW_CARDS``)."""
+    if len(outlines) < FEW_CARDS:
+        return CornerReads([], [])
+    box_w, box_h = corner_box()
+    pitch = 2 * box_w + 2 * GUTTER
+    strip = np.empty((2 * box_h + GUTTER, pitch * len(outlines), 3), np.uint8)
+    to_cards = []
+    for number, quad in enumerate(outlines):
+        to_card = cv2.getPerspectiveTransform(np.array(quad, np.float32), CARD_CORNERS)
+        corner_cell(frame_bgr, to_card, strip[:, number * pitch : (number + 1) * pitch])
+        to_cards.append(to_card)
+    found = candidates_at_scale(
+        strip,
+        None,
+        white_level,
+        (GLYPH_PIXELS[0], LONGEST_GLYPH),
+        ENLARGED_INK_BLOCK,
+        keep=lambda ranks, suits: upright_in_corner(ranks, suits, pitch),
+    )
+    placed, owners = in_frame(found, to_cards, pitch)
+    owner = {id(candidate): number for candidate, number in zip(placed, owners, strict=True)}
+    reads = read_glyphs(model, placed, min_confidence)
+    cards = [[r for r in reads if owner[id(r.candidate)] == n] for n in range(len(outlines))]
+    settled = [n for n, quad in enumerate(outlines) if is_settled(quad, cards[n])]
+    kept = [
+        read
+        for number, quad in enumerate(outlines)
+        if number in settled or large_enough(quad)
+        for read in cards[number]
+    ]
+    return CornerReads(kept, [outlines[n] for n in settled])
+
+
+def large_enough(quad: Quad) -> bool:
+    """Whether the card ``quad`` implies glyphs of at least ``SHARP_GLYPH`` pixels (its
+    longest side over ``CARD_PER_GLYPH``). The corner reads of a card not settled are
+    passed on only then: a smaller card's strokes are under a pixel wide, and its corners
+    misread by a little (the whole table at 1080p: a 2c read 2s at 0.76) are better read
+    by the sharpened closer look."""
+    return max(side(quad, n) for n in range(4)) >= SHARP_GLYPH * CARD_PER_GLYPH
+
+
+#: The warped card's corners (clockwise from the top left; a quad's first edge is a short side).
+CARD_CORNERS = np.array(
+    [(0, 0), (CARD_SIZE[0], 0), (CARD_SIZE[0], CARD_SIZE[1]), (0, CARD_SIZE[1])], np.float32
+)
+
+
+def corner_box() -> tuple[int, int]:
+    """The width and height (warped pixels) of a corner's box."""
+    return int(CORNER_BOX[0] * CARD_SIZE[0]), int(CORNER_BOX[1] * CARD_SIZE[1])
+
+
+def box_shifts() -> list[np.ndarray]:
+    """The translations that move each corner box of the warped card (in ``BOX_PLACES``
+    order) to the origin."""
+    box_w, box_h = corner_box()
+    return [
+        np.array(
+            [[1, 0, -column * (CARD_SIZE[0] - box_w)], [0, 1, -row * (CARD_SIZE[1] - box_h)],
+             [0, 0, 1]],
+            np.float64,
+        )
+        for row, column in BOX_PLACES
+    ]
+
+
+#: The corner boxes (row, column): top left, top right, bottom left, bottom right.
+BOX_PLACES = ((0, 0), (0, 1), (1, 0), (1, 1))
+BOX_SHIFTS = box_shifts()
+
+
+def corner_cell(frame_bgr: np.ndarray, to_card: np.ndarray, cell: np.ndarray) -> None:
+    """Fill ``cell`` (a view of the strip) with the four corner boxes of a card
+    (``to_card``: the homography from the frame to the warped card), two over two, warped
+    one by one (the card's middle is never warped), with ``GUTTER`` pixels of the card's
+    paper colour between them and on their right."""
+    box_w, box_h = corner_box()
+    for (row, column), shift in zip(BOX_PLACES, BOX_SHIFTS, strict=True):
+        top, left = row * (box_h + GUTTER), column * (box_w + GUTTER)
+        cv2.warpPerspective(
+            frame_bgr,
+            shift @ to_card,
+            (box_w, box_h),
+            dst=cell[top : top + box_h, left : left + box_w],
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    paper = paper_colour(cell)
+    cell[box_h : box_h + GUTTER] = paper
+    cell[:, box_w : box_w + GUTTER] = paper
+    cell[:, 2 * box_w + GUTTER :] = paper
+
+
+def paper_colour(cell: np.ndarray) -> np.ndarray:
+    """A card's paper colour: the colour of the pixel at the 75th percentile by the darkest
+    channel among every ``PAPER_STEP``-th pixel of its ``cell``."""
+    sample = cell[::PAPER_STEP, ::PAPER_STEP].reshape(-1, 3)
+    darkest = sample.min(axis=1)
+    chosen = np.argpartition(darkest, 3 * len(darkest) // 4)[3 * len(darkest) // 4]
+    return np.asarray(sample[chosen])
+
+
+def in_frame(
+    found: Sequence[IndexCandidate], to_cards: Sequence[np.ndarray], pitch: int
+) -> tuple[list[IndexCandidate], list[int]]:
+    """The candidates found in the strip of corner cells (``pitch`` pixels apart), in frame
+    pixels (``to_cards``: each card's homography from the frame to the warped card), and
+    the number of the card each lies on. Their glyph features stay those of the warped
+    card, their sizes scale with the card, their blob numbers are made unique."""
+    if not found:
+        return [], []
+    ranks = np.array([c.rank_center for c in found], np.float64)
+    suits = np.array([c.suit_center for c in found], np.float64)
+    ups = np.array([c.up for c in found], np.float64)
+    cells, _, card_ranks = card_places(ranks, pitch)
+    _, _, card_suits = card_places(suits, pitch)
+    placed: list[IndexCandidate] = []
+    owners: list[int] = []
+    for number in np.unique(cells).tolist():
+        chosen = np.flatnonzero(cells == number)
+        rank = card_ranks[chosen]
+        steps = [card_suits[chosen], rank + 10.0 * ups[chosen], rank + ACROSS, rank + DOWN]
+        points = np.concatenate([rank, *steps])
+        to_frame = np.linalg.inv(to_cards[number])
+        mapped = cv2.perspectiveTransform(points[None], to_frame)[0].reshape(5, -1, 2)
+        up = mapped[2] - mapped[0]
+        up /= np.maximum(np.hypot(up[:, 0], up[:, 1]), 1e-9)[:, None]
+        across, down = mapped[3] - mapped[0], mapped[4] - mapped[0]
+        scales = np.sqrt(np.abs(across[:, 0] * down[:, 1] - across[:, 1] * down[:, 0]))
+        tag = CORNER_BLOBS + (number << CARD_BITS)
+        for row, n in enumerate(chosen.tolist()):
+            candidate, scale = found[n], float(scales[row])
+            placed.append(
+                replace(
+                    candidate,
+                    rank_center=(float(mapped[0, row, 0]), float(mapped[0, row, 1])),
+                    suit_center=(float(mapped[1, row, 0]), float(mapped[1, row, 1])),
+                    up=(float(up[row, 0]), float(up[row, 1])),
+                    glyph_size=candidate.glyph_size * scale,
+                    suit_size=candidate.suit_size * scale,
+                    rank_blobs=tuple(-tag - blob for blob in candidate.rank_blobs),
+                    suit_blob=-tag - candidate.suit_blob,
+                )
+            )
+            owners.append(number)
+    return placed, owners
+
+
+#: One warped pixel across and down (the homography's local scale is measured over them).
+ACROSS = np.array([1.0, 0.0])
+DOWN = np.array([0.0, 1.0])
+
+
+def upright_in_corner(ranks: np.ndarray, suits: np.ndarray, pitch: int) -> np.ndarray:
+    """Which rank-suit pairs (centres in the strip of corner cells) lie in one corner box
+    with the suit under the rank as the card stands (over it in the bottom corners, the card
+    upside down), within ``UPRIGHT_SLANT`` of the card's long side."""
+    cells, corners, _ = card_places(ranks, pitch)
+    suit_cells, suit_corners, _ = card_places(suits, pitch)
+    down = np.where(corners >= 2, -1.0, 1.0) * (suits[:, 1] - ranks[:, 1])
+    across = np.abs(suits[:, 0] - ranks[:, 0])
+    return np.asarray(
+        (cells == suit_cells)
+        & (corners == suit_corners)
+        & (corners >= 0)
+        & (down > 0)
+        & (across < UPRIGHT_SLANT * down)
+    )
+
+
+def card_places(points: np.ndarray, pitch: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For points (n x 2) of the strip of corner cells ``pitch`` pixels apart: the cell
+    (card) number, the corner box (0-3 in ``BOX_PLACES`` order, -1 in a gutter) and the
+    point in the warped card's pixels."""
+    box_w, box_h = corner_box()
+    cells = (points[:, 0] // pitch).astype(np.int64)
+    x = points[:, 0] - cells * pitch
+    y = points[:, 1]
+    second = (x >= box_w + GUTTER) & (x < 2 * box_w + GUTTER)
+    column = np.where(x < box_w, 0, np.where(second, 1, -1))
+    row = np.where(y < box_h, 0, np.where(y >= box_h + GUTTER, 1, -1))
+    corners = np.where((column >= 0) & (row >= 0), 2 * row + column, -1)
+    card_x = x - column * (box_w + GUTTER) + column * (CARD_SIZE[0] - box_w)
+    card_y = y - row * (box_h + GUTTER) + row * (CARD_SIZE[1] - box_h)
+    return cells, corners, np.column_stack((card_x, card_y))
+
+
+def is_settled(quad: Quad, reads: Sequence[IndexRead]) -> bool:
+    """Whether the corner ``reads`` of the card ``quad`` name one card, read at two of its
+    corners or at one ``SETTLED`` confidently; an outline longer than a card seen straight
+    (aspect over ``ASPECT_RANGE``: a card lying across a tilted camera's view, or a cascade
+    of overlapping cards, whose one corner read names one of them) only at two corners."""
+    if len({r.card for r in reads}) != 1:
+        return False
+    if corners_apart(reads, quad):
+        return True
+    straight = aspect(quad) <= ASPECT_RANGE[1]
+    return straight and max(r.reading.confidence for r in reads) >= SETTLED
+
+
+def corners_apart(reads: Sequence[IndexRead], quad: Quad) -> bool:
+    """Whether two of ``reads`` lie at different corners of the card ``quad`` (over half
+    its short side apart)."""
+    centres = np.array([r.candidate.center for r in reads], np.float64)
+    gaps = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+    return bool((gaps > 0.5 * min(side(quad, 0), side(quad, 2))).any())
