@@ -5,7 +5,8 @@ Three steps:
 1. **Die bodies** are regions whose colour differs from the table around them (the table is a
    heavy median of a quarter-size copy in Lab, so wood grain, shadows and uneven light cancel
    out; the distance weighs colour twice as much as lightness, so a red die on a grey tray
-   stands out as well as a white die on wood).
+   stands out as well as a white die on wood). Pieces closer than ``body_join`` pixels are
+   one body: a marbled, translucent or dark die breaks into several.
 2. Each body is cut out and scaled so that a die is about ``CROP_DIE_SIDE`` pixels across,
    and its **faces** are found there (:mod:`vision.dice_faces`): round pips darker or lighter
    than the face round them, linked into die-face layouts. A body much larger than the
@@ -66,11 +67,13 @@ class DiceSettings:
     """The tunable parts of :func:`find_dice`.
 
     ``body_contrast``: Lab distance from the table (colour counted twice) for a die body.
-    ``min_body_area``: in working pixels, smaller bodies are noise. ``max_scale``: how far a
-    small body may be enlarged. ``merge``: candidates closer than this many pip diameters are
-    one die. ``edge_margin``: faces with a pip closer than this many pip diameters to the
-    frame edge are dropped. ``report_floor``: faces less likely than this are not reported.
-    ``faces``: the pip and face settings.
+    ``min_body_area``: in working pixels, smaller bodies are noise. ``body_join``: body pieces
+    closer than this (working pixels) are one body. ``off_body``: a face may lie this many pip
+    diameters outside its body. ``max_scale``: how far a small body may be enlarged.
+    ``merge``: candidates closer than this many pip diameters are one die. ``edge_margin``:
+    faces with a pip closer than this many pip diameters to the frame edge are dropped.
+    ``report_floor``: faces less likely than this are not reported. ``faces``: the pip and
+    face settings.
     """
 
     body_contrast: float = 22.0
@@ -79,6 +82,8 @@ class DiceSettings:
     merge: float = 3.0
     edge_margin: float = 1.0
     report_floor: float = 0.5
+    body_join: int = 13
+    off_body: float = 3.0
     faces: FaceSettings = field(default_factory=FaceSettings)
 
 
@@ -196,8 +201,8 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
             diameter = face.pip_diameter / zoom
             if _at_edge(face, zoom, (left, top), (width, height), settings.edge_margin):
                 continue
-            if cv2.pointPolygonTest(contour, (x, y), True) < -diameter:
-                continue  # a face must lie on its body
+            if cv2.pointPolygonTest(contour, (x, y), True) < -settings.off_body * diameter:
+                continue  # a face must lie on or beside its body
             found.append(
                 Candidate(
                     (x / scale, y / scale),
@@ -248,8 +253,11 @@ class _Body:
 
 
 def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
-    """The connected regions of the body mask large enough to hold a die."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask(lab, settings))
+    """The connected regions of the body mask large enough to hold a die, pieces closer than
+    ``body_join`` joined (a marbled, translucent or dark die breaks into several)."""
+    join = np.ones((settings.body_join, settings.body_join), np.uint8)
+    joined = cv2.morphologyEx(body_mask(lab, settings), cv2.MORPH_CLOSE, join)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
     bodies = []
     for index in range(1, count):
         area = int(stats[index, cv2.CC_STAT_AREA])
