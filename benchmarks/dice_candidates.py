@@ -19,8 +19,7 @@ from dataclasses import dataclass
 import cv2
 
 from benchmarks.bench_dice import DATA
-from vision.dice import Candidate, DiceSettings
-from vision.dice_faces import MAX_PIPS
+from vision.dice import DiceSettings
 from vision.dice_labels import SOURCES, load_source
 from vision.dice_training import Seen, see
 
@@ -45,7 +44,7 @@ class CandidateCounts:
             near = [c for c in one.found if photo.matches(die, *c.center)]
             self.dice += 1
             self.reached += bool(near)
-            self.right_count += any(pip_count(c) == die.value for c in near)
+            self.right_count += any(c.pip_count == die.value for c in near)
 
     def text(self, source: str) -> str:
         dice = max(self.dice, 1)
@@ -54,13 +53,6 @@ class CandidateCounts:
             f" {self.right_count / dice:.1%}; reach {self.reached / dice:.1%};"
             f" {self.candidates / max(self.photos, 1):.1f} candidates per photo"
         )
-
-
-def pip_count(candidate: Candidate) -> int:
-    """The pip count of a face candidate (from its "value k" measurements), 0 for a body
-    proposal."""
-    counts = candidate.features[:MAX_PIPS]
-    return 1 + counts.index(1.0) if 1.0 in counts else 0
 
 
 def counts(step: int, settings: DiceSettings) -> dict[str, CandidateCounts]:
