@@ -268,9 +268,9 @@ class _Body:
 def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
     """The connected regions of the body mask large enough to hold a die, pieces closer than
     ``body_join`` joined (a marbled, translucent or dark die breaks into several)."""
-    join = np.ones((settings.body_join, settings.body_join), np.uint8)
-    joined = cv2.morphologyEx(body_mask(lab, settings), cv2.MORPH_CLOSE, join)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        _joined(body_mask(lab, settings), settings)
+    )
     bodies = []
     for index in range(1, count):
         area = int(stats[index, cv2.CC_STAT_AREA])
@@ -285,6 +285,22 @@ def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
         die_like = long_side < 1.6 * side and area > 0.6 * side * long_side
         bodies.append(_Body(contour, (x0, y0, box_w, box_h), side, area, die_like))
     return bodies
+
+
+def _joined(mask: Image, settings: DiceSettings) -> Image:
+    """``mask`` with pieces closer than ``body_join`` joined, except where that would join
+    two pieces large enough to be dice (touching dice stay apart)."""
+    kernel = np.ones((settings.body_join, settings.body_join), np.uint8)
+    joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+    count, pieces, stats, _ = cv2.connectedComponentsWithStats(mask)
+    regions, region_of = cv2.connectedComponents(joined)
+    large = stats[:, cv2.CC_STAT_AREA] >= 4 * settings.min_body_area
+    large[0] = False
+    in_large = large[pieces]
+    pairs = np.unique(region_of[in_large].astype(np.int64) * count + pieces[in_large])
+    several = np.bincount(pairs // count, minlength=regions) >= 2
+    several[0] = False
+    return np.where(several[region_of], mask, joined).astype(np.uint8)
 
 
 def _at_edge(
