@@ -5,8 +5,7 @@ Three steps:
 1. **Die bodies** are regions whose colour differs from the table around them (the table is a
    heavy median of a quarter-size copy in Lab, so wood grain, shadows and uneven light cancel
    out; the distance weighs colour twice as much as lightness, so a red die on a grey tray
-   stands out as well as a white die on wood). Pieces closer than ``body_join`` pixels are
-   one body: a marbled, translucent or dark die breaks into several.
+   stands out as well as a white die on wood).
 2. Each body is cut out and scaled so that a die is about ``CROP_DIE_SIDE`` pixels across,
    and its **faces** are found there (:mod:`vision.dice_faces`): round pips darker or lighter
    than the face round them, linked into die-face layouts. A body much larger than the
@@ -74,13 +73,11 @@ class DiceSettings:
     """The tunable parts of :func:`find_dice`.
 
     ``body_contrast``: Lab distance from the table (colour counted twice) for a die body.
-    ``min_body_area``: in working pixels, smaller bodies are noise. ``body_join``: body pieces
-    closer than this (working pixels) are one body. ``off_body``: a face may lie this many pip
-    diameters outside its body. ``max_scale``: how far a small body may be enlarged.
-    ``merge``: candidates closer than this many pip diameters are one die. ``edge_margin``:
-    faces with a pip closer than this many pip diameters to the frame edge are dropped.
-    ``report_floor``: faces less likely than this are not reported. ``faces``: the pip and
-    face settings.
+    ``min_body_area``: in working pixels, smaller bodies are noise. ``max_scale``: how far a
+    small body may be enlarged. ``merge``: candidates closer than this many pip diameters are
+    one die. ``edge_margin``: faces with a pip closer than this many pip diameters to the
+    frame edge are dropped. ``report_floor``: faces less likely than this are not reported.
+    ``faces``: the pip and face settings.
     """
 
     body_contrast: float = 22.0
@@ -89,8 +86,6 @@ class DiceSettings:
     merge: float = 3.0
     edge_margin: float = 1.0
     report_floor: float = 0.5
-    body_join: int = 13
-    off_body: float = 3.0
     faces: FaceSettings = field(default_factory=FaceSettings)
 
 
@@ -214,8 +209,8 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
             diameter = face.pip_diameter / zoom
             if _at_edge(face, zoom, (left, top), (width, height), settings.edge_margin):
                 continue
-            if cv2.pointPolygonTest(contour, (x, y), True) < -settings.off_body * diameter:
-                continue  # a face must lie on or beside its body
+            if cv2.pointPolygonTest(contour, (x, y), True) < -diameter:
+                continue  # a face must lie on its body
             found.append(
                 Candidate(
                     (x / scale, y / scale),
@@ -266,11 +261,8 @@ class _Body:
 
 
 def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
-    """The connected regions of the body mask large enough to hold a die, pieces closer than
-    ``body_join`` joined (a marbled, translucent or dark die breaks into several)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        _joined(body_mask(lab, settings), settings)
-    )
+    """The connected regions of the body mask large enough to hold a die."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask(lab, settings))
     bodies = []
     for index in range(1, count):
         area = int(stats[index, cv2.CC_STAT_AREA])
@@ -285,22 +277,6 @@ def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
         die_like = long_side < 1.6 * side and area > 0.6 * side * long_side
         bodies.append(_Body(contour, (x0, y0, box_w, box_h), side, area, die_like))
     return bodies
-
-
-def _joined(mask: Image, settings: DiceSettings) -> Image:
-    """``mask`` with pieces closer than ``body_join`` joined, except where that would join
-    two pieces large enough to be dice (touching dice stay apart)."""
-    kernel = np.ones((settings.body_join, settings.body_join), np.uint8)
-    joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
-    count, pieces, stats, _ = cv2.connectedComponentsWithStats(mask)
-    regions, region_of = cv2.connectedComponents(joined)
-    large = stats[:, cv2.CC_STAT_AREA] >= 4 * settings.min_body_area
-    large[0] = False
-    in_large = large[pieces]
-    pairs = np.unique(region_of[in_large].astype(np.int64) * count + pieces[in_large])
-    several = np.bincount(pairs // count, minlength=regions) >= 2
-    several[0] = False
-    return np.where(several[region_of], mask, joined).astype(np.uint8)
 
 
 def _at_edge(

@@ -35,9 +35,8 @@ class FaceSettings:
     """The tunable parts of pip and face finding (sizes in crop pixels or pip diameters).
 
     ``pip_contrast``: how much a pip's mean lightness must differ from the local mean (adaptive
-    threshold constant) over a square of ``pip_block`` pixels. ``ring_contrast``: how much the
-    ring round a pip, ``ring_radius`` pip radii out, must differ from its centre,
-    ``ring_fraction`` on what share of the ring. ``pip_roundness``: minimum minor/major
+    threshold constant). ``ring_contrast``: how much the ring round a pip must differ from its
+    centre, ``ring_fraction`` on what share of the ring. ``pip_roundness``: minimum minor/major
     axis ratio; ``roundness_drop``: how much less round than the roundest pip of the crop a
     top-face pip may be (side-face pips are seen edge-on). ``link``: pips closer than this
     many diameters belong to one face; ``size_ratio``: and no more unlike in size;
@@ -48,11 +47,9 @@ class FaceSettings:
     """
 
     pip_contrast: float = 12.0
-    pip_block: int = 21
-    ring_radius: float = 1.8
     ring_contrast: float = 30.0
     ring_fraction: float = 0.6
-    pip_roundness: float = 0.35
+    pip_roundness: float = 0.45
     roundness_drop: float = 0.25
     link: float = 3.4
     link_shade: float = 16.0
@@ -157,7 +154,7 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
         255,
         cv2.ADAPTIVE_THRESH_MEAN_C,
         cv2.THRESH_BINARY_INV,
-        settings.pip_block,
+        31,
         settings.pip_contrast,
     )
     blobs = _Blobs.of(mask)
@@ -178,8 +175,7 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
     chosen = np.nonzero(sized & filled)[0]
     xs, ys = mean_x[chosen], mean_y[chosen]
     radii = np.sqrt(areas[chosen] / math.pi)
-    ring_radii = settings.ring_radius * radii
-    share, ring, centre = _rings(channel, xs, ys, ring_radii, settings.ring_contrast)
+    share, ring, centre = _rings(channel, xs, ys, 2.2 * radii, settings.ring_contrast)
     level = _median(ring)
     wide, _, _ = _rings(
         channel, xs, ys, 2.6 * radii, settings.ring_contrast, samples=2 * RING_SAMPLES

@@ -4,9 +4,7 @@ and the shipped model and its training."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -14,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.image_files import image_at
-from vision.dice import DiceSettings, Image, candidates, find_dice
+from vision.dice import DiceSettings, Image, find_dice
 from vision.dice_labels import LabelledPhoto, Score, load_source, score
 from vision.dice_model import INPUT_NAMES, MODEL_FILE, shipped_model
 from vision.dice_scenes import render_scene
@@ -63,33 +61,6 @@ def test_assorted_dice_are_read_and_polyhedral_dice_are_not(
     assert every.on_polyhedral / every.polyhedral <= MAX_ON_POLYHEDRAL
     assert sure.on_polyhedral == 0
     assert sure.wrong_share <= MAX_SURE_WRONG
-
-
-def pip_counts_near(image: Image, center: tuple[float, float], settings: DiceSettings) -> set[int]:
-    """The pip counts of the face candidates within 16 px of ``center``."""
-    return {
-        candidate.pip_count
-        for candidate in candidates(image, settings)
-        if candidate.pip_count and math.dist(candidate.center, center) < 16
-    }
-
-
-def test_a_die_in_body_pieces_is_one_body_and_its_face_is_found(shared_data: Path) -> None:
-    """A white four on a white board: the body mask sees only its shaded edges and pips, in
-    pieces. Joined, they are one body and the four pips one face; apart, two at most."""
-    image = image_at(shared_data / "dice" / "photos-coloured" / "IMG_20191209_095533.jpg")
-    four = (401.0, 280.0)  # labelled 4
-    assert 4 in pip_counts_near(image, four, DiceSettings())
-    assert max(pip_counts_near(image, four, replace(DiceSettings(), body_join=1))) <= 2
-
-
-def test_a_face_beside_its_body_is_kept(shared_data: Path) -> None:
-    """A white four among white dice on a white table: its face lies off the body the mask
-    finds for it (the shadows round it) and is kept within ``off_body`` pip diameters."""
-    image = image_at(shared_data / "dice" / "photos-assorted" / "3.jpg")
-    four = (494.0, 256.0)  # labelled 4
-    assert 4 in pip_counts_near(image, four, replace(DiceSettings(), body_join=1))
-    assert not pip_counts_near(image, four, replace(DiceSettings(), body_join=1, off_body=1.0))
 
 
 def colour_cast(image: Image) -> Image:
