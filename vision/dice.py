@@ -42,7 +42,14 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice_cnn import shipped_reader
-from vision.dice_faces import FACE_SIDE_IN_PIPS, Face, FaceSettings, channels, faces_in_planes
+from vision.dice_faces import (
+    FACE_SIDE_IN_PIPS,
+    MAX_PIPS,
+    Face,
+    FaceSettings,
+    channels,
+    faces_in_planes,
+)
 from vision.dice_model import Reader, body_features, face_features, face_patch, patch_at
 from vision.observations import DieObservation
 
@@ -95,6 +102,12 @@ class Candidate:
     def inputs(self) -> npt.NDArray[np.float64]:
         """The model's input row: patch pixels, then measurements."""
         return np.concatenate([self.patch, self.features])
+
+    @property
+    def pip_count(self) -> int:
+        """The pips of a face candidate (its "value k" measurements), 0 for a body proposal."""
+        counts = self.features[:MAX_PIPS]
+        return 1 + counts.index(1.0) if 1.0 in counts else 0
 
 
 def model_inputs(found: list[Candidate]) -> npt.NDArray[np.float64]:

@@ -13,7 +13,7 @@ import pytest
 
 from companion.cli import main
 from tests.image_files import image_at
-from vision.dice import DiceSettings, find_dice
+from vision.dice import DiceSettings, candidates, find_dice
 from vision.dice_labels import LabelledPhoto, Score, load_source
 from vision.dice_labels import score as score_photo
 from vision.observations import DieObservation
@@ -211,3 +211,12 @@ def test_the_body_mask_is_the_exact_lab_distance_every_time(shared_data: Path) -
     assert np.array_equal(first, expected)
     assert np.array_equal(body_mask(lab, settings), first)
     assert 0 < np.count_nonzero(first) < first.size
+
+
+def test_candidates_carry_their_pip_count(shared_data: Path) -> None:
+    """The five of five_1.jpg has a face candidate of five pips; body proposals have none."""
+    found = candidates(image_at(shared_data / "dice" / "photos" / "five_1.jpg"))
+    counts = {candidate.pip_count for candidate in found}
+    assert 5 in counts
+    assert 0 in counts
+    assert counts <= set(range(7))

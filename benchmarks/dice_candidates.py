@@ -1,0 +1,84 @@
+"""How good the dice reader's candidates are, per photo source, without training a reader:
+``python -m benchmarks.dice_candidates [--step N]`` (every ``N``-th photo, default 3).
+
+For each source: the **right-count share** (labelled dice with a face candidate within
+matching reach whose pip count is the labelled value: what the reader can read from its
+pips), the **reach** (labelled dice with any candidate within reach, body proposals too),
+and the candidates per photo (the reader's cost grows with them). A change to how bodies,
+pips or faces are found can be judged by these in a minute; the reads need the reader
+trained again (``python -m vision.dice_training --reader-only``).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+
+from benchmarks.bench_dice import DATA
+from vision.dice import DiceSettings
+from vision.dice_labels import SOURCES, load_source
+from vision.dice_training import Seen, see
+
+
+@dataclass
+class CandidateCounts:
+    """Over the labelled dice of one source: how many, how many have a candidate within
+    reach, how many a face candidate of the right pip count; photos and candidates seen."""
+
+    dice: int = 0
+    reached: int = 0
+    right_count: int = 0
+    photos: int = 0
+    candidates: int = 0
+
+    def add(self, one: Seen) -> None:
+        """Count the labelled dice and candidates of one photo."""
+        photo = one.photo
+        self.photos += 1
+        self.candidates += len(one.found)
+        for die in photo.dice:
+            near = [c for c in one.found if photo.matches(die, *c.center)]
+            self.dice += 1
+            self.reached += bool(near)
+            self.right_count += any(c.pip_count == die.value for c in near)
+
+    def text(self, source: str) -> str:
+        dice = max(self.dice, 1)
+        return (
+            f"dice candidates: {source:16} right count {self.right_count}/{self.dice} ="
+            f" {self.right_count / dice:.1%}; reach {self.reached / dice:.1%};"
+            f" {self.candidates / max(self.photos, 1):.1f} candidates per photo"
+        )
+
+
+def counts(step: int, settings: DiceSettings) -> dict[str, CandidateCounts]:
+    """The candidate counts of every ``step``-th photo of each source."""
+    result = {}
+    for source in SOURCES:
+        total = CandidateCounts()
+        for one in see(load_source(DATA, source)[::step], settings):
+            total.add(one)
+        result[source] = total
+    return result
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Print the candidate counts per source and the CPU time taken."""
+    args = list(argv or ())
+    step = int(args[args.index("--step") + 1]) if "--step" in args else 3
+    if not DATA.is_dir():
+        print(f"dice candidates: photos not found at {DATA}; skipped")
+        return
+    cv2.setNumThreads(1)
+    started = time.process_time()
+    for source, total in counts(step, DiceSettings()).items():
+        print(total.text(source))
+    print(f"dice candidates: every {step}. photo, {time.process_time() - started:.0f} s CPU")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
