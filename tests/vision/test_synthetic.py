@@ -225,6 +225,14 @@ def test_too_many_cards_to_lay_apart_is_refused() -> None:
         SceneBuilder(3).build([card] * 40, height_cm=40.0)
 
 
+def test_a_scatter_that_leaves_no_room_is_laid_afresh() -> None:
+    """Seed 72's first cards left no room for a fifth: the scatter starts again."""
+    cards = [render_expression_card(ExpressionCard(f"c{k}", f"{k + 2}X")) for k in range(5)]
+    scene = SceneBuilder(72).build(cards, layout="scatter")
+    assert [card.name for card in scene.cards] == [f"c{k}" for k in range(5)]
+    assert all(card.visible_fraction == 1.0 for card in scene.cards)
+
+
 @settings(max_examples=15, deadline=None)
 @given(
     seed=st.integers(0, 10_000),

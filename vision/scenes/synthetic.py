@@ -60,6 +60,9 @@ CardSet = Literal["core", "limited", "celebrity"]
 NOISE_BAND = 64
 #: A poker card on the table, in centimetres (width, height).
 CARD_CM = (6.3, 8.8)
+#: Times a scatter of cards is laid afresh before it is refused (a first few cards can leave
+#: no room for the rest).
+SCATTER_STARTS = 5
 #: Pixel size of rendered expression faces (the CC0 faces are the same size).
 FACE_SIZE = (240, 336)
 #: Centre of the top-left corner index as a fraction of the face (both CC0 designs).
@@ -499,6 +502,17 @@ class SceneBuilder:
         homography: Array,
         inverse: Array,
     ) -> list[Point]:
+        """Card centres (cm) laid apart at random, started afresh up to ``SCATTER_STARTS``
+        times when the cards laid first leave no room for the rest."""
+        for _start in range(SCATTER_STARTS):
+            centres = self._scatter_once(rotations, homography, inverse)
+            if centres is not None:
+                return centres
+        raise ValueError(f"cannot lay {count} cards apart in one frame; use fewer cards")
+
+    def _scatter_once(
+        self, rotations: list[float], homography: Array, inverse: Array
+    ) -> list[Point] | None:
         width, height = self.size
         apart = math.hypot(*CARD_CM) * 1.02
         centres: list[Point] = []
@@ -517,7 +531,7 @@ class SceneBuilder:
                     centres.append((x, y))
                     break
             else:
-                raise ValueError(f"cannot lay {count} cards apart in one frame; use fewer cards")
+                return None
         return centres
 
     def _light(self, image: Image, glare: bool | None, quads: list[Array]) -> None:
