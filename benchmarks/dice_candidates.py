@@ -47,6 +47,7 @@ class CandidateCounts:
             self.right_count += any(c.pip_count == die.value for c in near)
 
     def text(self, source: str) -> str:
+        """One line of the counts for ``source``."""
         dice = max(self.dice, 1)
         return (
             f"dice candidates: {source:16} right count {self.right_count}/{self.dice} ="

@@ -42,6 +42,8 @@ CARD_SIZE = (200, 280)
 #: A corner's index lies within this share of the warped card's width and height from the
 #: corner (the felt webcam deck's jumbo index reaches 0.36 of the height).
 CORNER_BOX = (0.3, 0.4)
+#: A corner's box, (width, height) in warped pixels.
+BOX_SIZE = (int(CORNER_BOX[0] * CARD_SIZE[0]), int(CORNER_BOX[1] * CARD_SIZE[1]))
 #: Longest ink blob (warped pixels) a corner's glyph may be: a jumbo index's "10" and more.
 LONGEST_GLYPH = int(0.23 * CARD_SIZE[1])
 #: Pixels of paper colour between two corner boxes in the strip (pairs across two boxes
@@ -85,7 +87,7 @@ def card_corners(
     (none with fewer than ``FEW_CARDS``)."""
     if len(outlines) < FEW_CARDS:
         return CornerReads([], [])
-    box_w, box_h = corner_box()
+    box_w, box_h = BOX_SIZE
     pitch = 2 * box_w + 2 * GUTTER
     strip = np.empty((2 * box_h + GUTTER, pitch * len(outlines), 3), np.uint8)
     to_cards = []
@@ -130,15 +132,10 @@ CARD_CORNERS = np.array(
 )
 
 
-def corner_box() -> tuple[int, int]:
-    """The width and height (warped pixels) of a corner's box."""
-    return int(CORNER_BOX[0] * CARD_SIZE[0]), int(CORNER_BOX[1] * CARD_SIZE[1])
-
-
 def box_shifts() -> list[np.ndarray]:
     """The translations that move each corner box of the warped card (in ``BOX_PLACES``
     order) to the origin."""
-    box_w, box_h = corner_box()
+    box_w, box_h = BOX_SIZE
     return [
         np.array(
             [[1, 0, -column * (CARD_SIZE[0] - box_w)], [0, 1, -row * (CARD_SIZE[1] - box_h)],
@@ -159,7 +156,7 @@ def corner_cell(frame_bgr: np.ndarray, to_card: np.ndarray, cell: np.ndarray) ->
     (``to_card``: the homography from the frame to the warped card), two over two, warped
     one by one (the card's middle is never warped), with ``GUTTER`` pixels of the card's
     paper colour between them and on their right."""
-    box_w, box_h = corner_box()
+    box_w, box_h = BOX_SIZE
     for (row, column), shift in zip(BOX_PLACES, BOX_SHIFTS, strict=True):
         top, left = row * (box_h + GUTTER), column * (box_w + GUTTER)
         cv2.warpPerspective(
@@ -256,7 +253,7 @@ def card_places(points: np.ndarray, pitch: int) -> tuple[np.ndarray, np.ndarray,
     """For points (n x 2) of the strip of corner cells ``pitch`` pixels apart: the cell
     (card) number, the corner box (0-3 in ``BOX_PLACES`` order, -1 in a gutter) and the
     point in the warped card's pixels."""
-    box_w, box_h = corner_box()
+    box_w, box_h = BOX_SIZE
     cells = (points[:, 0] // pitch).astype(np.int64)
     x = points[:, 0] - cells * pitch
     y = points[:, 1]

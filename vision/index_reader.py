@@ -32,7 +32,7 @@ from vision.light import (
     darkest_channel,
     local_light,
 )
-from vision.outline import Quad
+from vision.outline import Quad, grown_quads
 
 #: Rank glyph patch (width, height) and suit glyph patch size, in pixels.
 RANK_PATCH = (14, 20)
@@ -248,7 +248,7 @@ def find_ink_blobs(
     light = local_light(frame_bgr, darkest, level, learning)
     white = cv2.compare(darkest, light.white, cv2.CMP_GT)
     if left_out:
-        cv2.fillPoly(white, grown_quads(left_out, (ox, oy)), 0)
+        cv2.fillPoly(white, grown_quads(left_out, LEFT_OUT_GROWTH, (ox, oy)), 0)
     # Ink: at least the local ink contrast below the mean of the block around it (what
     # cv2.adaptiveThreshold's mean method gives, without its per-pixel table lookup).
     mean = cv2.boxFilter(
@@ -292,15 +292,6 @@ def find_ink_blobs(
     return InkBlobs(
         frame_bgr, darkest, (ox, oy), labels, ids, boxes, centers, longest[ids].astype(np.float64)
     )
-
-
-def grown_quads(quads: Sequence[Quad], origin: tuple[int, int]) -> list[np.ndarray]:
-    """``quads`` grown ``LEFT_OUT_GROWTH`` times about their centres, as integer polygons
-    relative to ``origin``."""
-    corners = np.array(quads, np.float64).reshape(-1, 4, 2)
-    centres = corners.mean(axis=1, keepdims=True)
-    grown = centres + LEFT_OUT_GROWTH * (corners - centres) - np.array(origin, np.float64)
-    return list(np.round(grown).astype(np.int32))
 
 
 def tile_column(

@@ -185,15 +185,23 @@ def white_share(mask: np.ndarray, quad: Quad) -> float:
     return int(np.count_nonzero(cv2.bitwise_and(area, chosen))) / max(1, covered)
 
 
+def grown_quads(
+    quads: Sequence[Quad], factor: float, origin: tuple[int, int] = (0, 0)
+) -> list[np.ndarray]:
+    """``quads`` grown ``factor`` times about their centres (a quad lies a few pixels inside
+    a card's rounded corners), as integer polygons relative to ``origin``."""
+    corners = np.array(quads, np.float64).reshape(-1, 4, 2)
+    centres = corners.mean(axis=1, keepdims=True)
+    grown = centres + factor * (corners - centres) - np.array(origin, np.float64)
+    return list(np.round(grown).astype(np.int32))
+
+
 def unoutlined_white(mask: np.ndarray, outlines: Sequence[Quad]) -> np.ndarray:
     """The 0/255 card-white ``mask`` less the cards of ``outlines`` (each quad grown by
     ``OUTLINED_GROWTH``), grown by ``EDGE_REACH`` pixels: where the edge search looks."""
     rest = mask.copy()
-    for quad in outlines:
-        corners = np.array(quad, np.float64)
-        centre = corners.mean(axis=0)
-        grown = centre + OUTLINED_GROWTH * (corners - centre)
-        cv2.fillConvexPoly(rest, np.round(grown).astype(np.int32), 0)
+    for polygon in grown_quads(outlines, OUTLINED_GROWTH):
+        cv2.fillConvexPoly(rest, polygon, 0)
     reach = np.ones((2 * EDGE_REACH + 1, 2 * EDGE_REACH + 1), np.uint8)
     return np.asarray(cv2.dilate(rest, reach))
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 
 from vision.card_corners import (
+    BOX_SIZE,
     FEW_CARDS,
     CornerReads,
     card_corners,
     card_places,
-    corner_box,
     upright_in_corner,
 )
 from vision.cards import CardRecognizer
@@ -99,7 +99,7 @@ def test_frames_with_few_whole_cards_skip_the_stage(shared_data: Path) -> None:
 
 
 def test_only_pairs_standing_upright_in_one_corner_box_are_kept() -> None:
-    box_w, box_h = corner_box()
+    box_w, box_h = BOX_SIZE
     pitch = 2 * box_w + 30
     ranks = np.array([[10.0, 10.0], [10.0, 10.0], [10.0, 10.0], [12.0, 2 * box_h - 5.0]])
     suits = np.array([[12.0, 30.0], [40.0, 15.0], [pitch + 12.0, 30.0], [13.0, 2 * box_h - 30.0]])
@@ -108,7 +108,7 @@ def test_only_pairs_standing_upright_in_one_corner_box_are_kept() -> None:
 
 
 def test_strip_points_map_to_their_card_and_corner() -> None:
-    box_w, box_h = corner_box()
+    box_w, box_h = BOX_SIZE
     pitch = 2 * box_w + 30
     points = np.array([[5.0, 5.0], [pitch + box_w + 20.0, box_h + 20.0], [box_w + 2.0, 5.0]])
     cells, corners, _ = card_places(points, pitch)
