@@ -95,6 +95,7 @@ def card_corners(
         to_card = cv2.getPerspectiveTransform(np.array(quad, np.float32), CARD_CORNERS)
         corner_cell(frame_bgr, to_card, strip[:, number * pitch : (number + 1) * pitch])
         to_cards.append(to_card)
+    paper_gutters(strip.reshape(strip.shape[0], len(outlines), pitch, 3))
     found = candidates_at_scale(
         strip,
         None,
@@ -152,10 +153,10 @@ BOX_SHIFTS = box_shifts()
 
 
 def corner_cell(frame_bgr: np.ndarray, to_card: np.ndarray, cell: np.ndarray) -> None:
-    """Fill ``cell`` (a view of the strip) with the four corner boxes of a card
+    """Fill the corner boxes of ``cell`` (a view of the strip) with the four corners of a card
     (``to_card``: the homography from the frame to the warped card), two over two, warped
-    one by one (the card's middle is never warped), with ``GUTTER`` pixels of the card's
-    paper colour between them and on their right."""
+    one by one (the card's middle is never warped), ``GUTTER`` pixels apart (the gutters are
+    :func:`paper_gutters`'s)."""
     box_w, box_h = BOX_SIZE
     for (row, column), shift in zip(BOX_PLACES, BOX_SHIFTS, strict=True):
         top, left = row * (box_h + GUTTER), column * (box_w + GUTTER)
@@ -166,19 +167,36 @@ def corner_cell(frame_bgr: np.ndarray, to_card: np.ndarray, cell: np.ndarray) ->
             dst=cell[top : top + box_h, left : left + box_w],
             borderMode=cv2.BORDER_REPLICATE,
         )
-    paper = paper_colour(cell)
-    cell[box_h : box_h + GUTTER] = paper
-    cell[:, box_w : box_w + GUTTER] = paper
-    cell[:, 2 * box_w + GUTTER :] = paper
 
 
-def paper_colour(cell: np.ndarray) -> np.ndarray:
-    """A card's paper colour: the colour of the pixel at the 75th percentile by the darkest
-    channel among every ``PAPER_STEP``-th pixel of its ``cell``."""
-    sample = cell[::PAPER_STEP, ::PAPER_STEP].reshape(-1, 3)
-    darkest = sample.min(axis=1)
-    chosen = np.argpartition(darkest, 3 * len(darkest) // 4)[3 * len(darkest) // 4]
-    return np.asarray(sample[chosen])
+def paper_gutters(cells: np.ndarray) -> None:
+    """Paint the gutters of every cell (``cells``: the strip as rows x cells x pitch x 3, its
+    corner boxes warped) in its card's paper colour: the colour of the pixel at the 75th
+    percentile by the darkest channel among every ``PAPER_STEP``-th pixel of its four boxes
+    each way. (The gutters, not painted yet, are left out: the strip is not cleared, so what
+    they hold is whatever the memory held before.)"""
+    box_w, box_h = BOX_SIZE
+    sample = cells[BOX_ROWS][:, :, BOX_COLUMNS].transpose(1, 0, 2, 3)
+    sample = sample.reshape(cells.shape[1], -1, 3)
+    darkest = sample.min(axis=2)
+    rank = 3 * darkest.shape[1] // 4
+    chosen = np.argpartition(darkest, rank, axis=1)[:, rank]
+    paper = sample[np.arange(len(sample)), chosen][None, :, None, :]
+    cells[box_h : box_h + GUTTER] = paper
+    cells[:, :, box_w : box_w + GUTTER] = paper
+    cells[:, :, 2 * box_w + GUTTER :] = paper
+
+
+def box_samples(length: int) -> np.ndarray:
+    """Every ``PAPER_STEP``-th position of both boxes along a cell's side (boxes ``length``
+    long, ``GUTTER`` apart)."""
+    first = np.arange(0, length, PAPER_STEP)
+    return np.concatenate([first, first + length + GUTTER])
+
+
+#: The rows and columns of a cell that its paper colour is measured on.
+BOX_ROWS = box_samples(BOX_SIZE[1])
+BOX_COLUMNS = box_samples(BOX_SIZE[0])
 
 
 def in_frame(

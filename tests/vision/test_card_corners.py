@@ -11,9 +11,11 @@ import numpy as np
 from vision.card_corners import (
     BOX_SIZE,
     FEW_CARDS,
+    GUTTER,
     CornerReads,
     card_corners,
     card_places,
+    paper_gutters,
     upright_in_corner,
 )
 from vision.cards import CardRecognizer
@@ -128,3 +130,19 @@ def test_small_candidates_on_carpet_get_no_closer_look(shared_data: Path) -> Non
     on_cards = [c for c in small if 820 < c.center[0] < 920 and 90 < c.center[1] < 190]
     assert on_cards
     assert all(on_card_white(lit, c) for c in on_cards)
+
+
+def test_gutters_take_their_card_paper_colour_whatever_they_held() -> None:
+    # The strip is not cleared: the gutters' old content must not sway the paper colour.
+    box_w, box_h = BOX_SIZE
+    pitch = 2 * box_w + 2 * GUTTER
+    papers = []
+    for garbage in (0, 255):
+        cells = np.full((2 * box_h + GUTTER, 2, pitch, 3), garbage, np.uint8)
+        for cell, colour in enumerate(((200, 210, 220), (120, 130, 140))):
+            for top in (0, box_h + GUTTER):
+                for left in (0, box_w + GUTTER):
+                    cells[top : top + box_h, cell, left : left + box_w] = colour
+        paper_gutters(cells)
+        papers.append(cells[box_h, :, box_w].tolist())
+    assert papers[0] == papers[1] == [[200, 210, 220], [120, 130, 140]]
