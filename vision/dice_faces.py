@@ -35,8 +35,12 @@ class FaceSettings:
     """The tunable parts of pip and face finding (sizes in crop pixels or pip diameters).
 
     ``pip_contrast``: how much a pip's mean lightness must differ from the local mean (adaptive
-    threshold constant). ``ring_contrast``: how much the ring round a pip must differ from its
-    centre, ``ring_fraction`` on what share of the ring. ``pip_roundness``: minimum minor/major
+    threshold constant) over a square of ``pip_block`` pixels. ``wide_block``: when not 0, a
+    pip is measured on a threshold over this wider square, where its blob is larger and at most
+    ``wide_growth`` times as large (a large pip's core alone passes the narrow threshold).
+    ``ring_contrast``: how much the ring round a pip, ``ring_radius`` pip radii out, must
+    differ from its centre, ``ring_fraction`` on what share of the ring. ``pip_roundness``:
+    minimum minor/major
     axis ratio; ``roundness_drop``: how much less round than the roundest pip of the crop a
     top-face pip may be (side-face pips are seen edge-on). ``link``: pips closer than this
     many diameters belong to one face; ``size_ratio``: and no more unlike in size;
@@ -47,6 +51,10 @@ class FaceSettings:
     """
 
     pip_contrast: float = 12.0
+    pip_block: int = 31
+    wide_block: int = 0
+    wide_growth: float = 2.0
+    ring_radius: float = 2.2
     ring_contrast: float = 30.0
     ring_fraction: float = 0.6
     pip_roundness: float = 0.45
@@ -149,15 +157,7 @@ def channels(lab: Image) -> list[Image]:
 def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
     """Dark, round, filled blobs in ``channel`` with a ring of brighter face around them
     (measured for all blobs at once: shape from pixel moments, rings by sampling)."""
-    mask = cv2.adaptiveThreshold(
-        channel,
-        255,
-        cv2.ADAPTIVE_THRESH_MEAN_C,
-        cv2.THRESH_BINARY_INV,
-        31,
-        settings.pip_contrast,
-    )
-    blobs = _Blobs.of(mask)
+    blobs = _Blobs.of(_dark_mask(channel, settings.pip_block, settings.pip_contrast))
     areas = blobs.total()
     widths, heights = blobs.extent(blobs.columns), blobs.extent(blobs.rows)
     sized = (
@@ -174,8 +174,12 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
     filled = areas / (4.0 * math.pi * np.sqrt(minor * major)) >= 0.7
     chosen = np.nonzero(sized & filled)[0]
     xs, ys = mean_x[chosen], mean_y[chosen]
-    radii = np.sqrt(areas[chosen] / math.pi)
-    share, ring, centre = _rings(channel, xs, ys, 2.2 * radii, settings.ring_contrast)
+    pip_areas = areas[chosen]
+    if settings.wide_block:
+        pip_areas = _wide_areas(channel, xs, ys, pip_areas, settings)
+    radii = np.sqrt(pip_areas / math.pi)
+    ring_radii = settings.ring_radius * radii
+    share, ring, centre = _rings(channel, xs, ys, ring_radii, settings.ring_contrast)
     level = _median(ring)
     wide, _, _ = _rings(
         channel, xs, ys, 2.6 * radii, settings.ring_contrast, samples=2 * RING_SAMPLES
@@ -184,9 +188,35 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
     return [
         Pip(*(float(v) for v in values))
         for values in zip(
-            xs, ys, areas[chosen], roundness, share, level, level - centre, wide, strict=True
+            xs, ys, pip_areas, roundness, share, level, level - centre, wide, strict=True
         )
     ]
+
+
+def _dark_mask(channel: Image, block: int, contrast: float) -> Image:
+    """Where ``channel`` is darker than its mean over a ``block`` square by ``contrast``."""
+    return cv2.adaptiveThreshold(
+        channel, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, contrast
+    )
+
+
+def _wide_areas(
+    channel: Image,
+    xs: npt.NDArray[np.float64],
+    ys: npt.NDArray[np.float64],
+    areas: npt.NDArray[np.float64],
+    settings: FaceSettings,
+) -> npt.NDArray[np.float64]:
+    """Each pip's area on the ``wide_block`` threshold, where its blob there (the one under
+    its centre) is larger and at most ``wide_growth`` times as large; else its own."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(
+        _dark_mask(channel, settings.wide_block, settings.pip_contrast)
+    )
+    height, width = channel.shape
+    under = labels[np.minimum(ys.astype(int), height - 1), np.minimum(xs.astype(int), width - 1)]
+    wide = stats[under, cv2.CC_STAT_AREA].astype(np.float64)
+    grown = (under > 0) & (wide > areas) & (wide <= settings.wide_growth * areas)
+    return np.where(grown, wide, areas)
 
 
 @dataclass(frozen=True)
