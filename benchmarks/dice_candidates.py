@@ -1,5 +1,7 @@
 """How good the dice reader's candidates are, per photo source, without training a reader:
-``python -m benchmarks.dice_candidates [--step N]`` (every ``N``-th photo, default 3).
+``python -m benchmarks.dice_candidates [--step N] [--candidates NAME]`` (every ``N``-th photo,
+default 3; the candidate settings of :data:`vision.dice.CANDIDATE_SETTINGS` called ``NAME``,
+default the shipped ones).
 
 For each source: the **right-count share** (labelled dice with a face candidate within
 matching reach whose pip count is the labelled value: what the reader can read from its
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 
 from benchmarks.bench_dice import DATA
-from vision.dice import DiceSettings
+from vision.dice import CANDIDATE_SETTINGS, DiceSettings
 from vision.dice_labels import SOURCES, load_source
 from vision.dice_training import Seen, see
 
@@ -71,12 +73,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Print the candidate counts per source and the CPU time taken."""
     args = list(argv or ())
     step = int(args[args.index("--step") + 1]) if "--step" in args else 3
+    name = args[args.index("--candidates") + 1] if "--candidates" in args else ""
+    if name and name not in CANDIDATE_SETTINGS:
+        print(f"dice candidates: no candidate settings {name!r}; one of {list(CANDIDATE_SETTINGS)}")
+        return
     if not DATA.is_dir():
         print(f"dice candidates: photos not found at {DATA}; skipped")
         return
     cv2.setNumThreads(1)
     started = time.process_time()
-    for source, total in counts(step, DiceSettings()).items():
+    settings = CANDIDATE_SETTINGS[name] if name else DiceSettings()
+    for source, total in counts(step, settings).items():
         print(total.text(source))
     print(f"dice candidates: every {step}. photo, {time.process_time() - started:.0f} s CPU")
 

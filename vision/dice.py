@@ -34,7 +34,7 @@ benchmarks dice``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -64,6 +64,8 @@ SMALL_WIDTH = WORKING_WIDTH // 2
 """Images narrower than this (the crop of a dice tray) are read ``SMALL_SCALE`` times larger,
 so the table round the dice is wide enough to tell the dice from it."""
 SMALL_SCALE = 2.0
+PIECE_AREAS = 4
+"""A body piece of at least this many times the least body area is die-sized."""
 MIN_DIE_SIDE = 10.0
 """A body narrower than this (working pixels) is too small to show countable pips (noise)."""
 
@@ -73,11 +75,15 @@ class DiceSettings:
     """The tunable parts of :func:`find_dice`.
 
     ``body_contrast``: Lab distance from the table (colour counted twice) for a die body.
-    ``min_body_area``: in working pixels, smaller bodies are noise. ``max_scale``: how far a
-    small body may be enlarged. ``merge``: candidates closer than this many pip diameters are
-    one die. ``edge_margin``: faces with a pip closer than this many pip diameters to the
-    frame edge are dropped. ``report_floor``: faces less likely than this are not reported.
-    ``faces``: the pip and face settings.
+    ``min_body_area``: in working pixels, smaller bodies are noise. ``body_join``: when not 0,
+    body pieces closer than this (working pixels) are one body (a marbled, translucent or dark
+    die breaks into several); where that joins two or more die-sized pieces (touching dice),
+    each square one is also proposed as a die on its own. ``off_body``: a face may lie this
+    many pip diameters outside its body. ``max_scale``: how far a small body may be enlarged.
+    ``merge``: candidates closer than this many pip diameters are one die. ``edge_margin``:
+    faces with a pip closer than this many pip diameters to the frame edge are dropped.
+    ``report_floor``: faces less likely than this are not reported. ``faces``: the pip and
+    face settings.
     """
 
     body_contrast: float = 22.0
@@ -86,7 +92,21 @@ class DiceSettings:
     merge: float = 3.0
     edge_margin: float = 1.0
     report_floor: float = 0.5
+    body_join: int = 0
+    off_body: float = 1.0
     faces: FaceSettings = field(default_factory=FaceSettings)
+
+
+JOINED = DiceSettings(
+    body_join=13,
+    off_body=3.0,
+    faces=FaceSettings(pip_block=21, wide_block=31, ring_radius=1.8, pip_roundness=0.35),
+)
+"""Candidates of rounds 10-12: pips on a 21 px threshold block measured on a 31 px one, rings
+at 1.8 pip radii, rounder than 0.35; body pieces joined by a 13 px closing, touching dice
+also proposed piece by piece, faces up to 3 pip diameters off their body."""
+CANDIDATE_SETTINGS = {"main": DiceSettings(), "joined": JOINED}
+"""The candidate settings the benchmarks and the training can be run with, by name."""
 
 
 @dataclass(frozen=True)
@@ -188,7 +208,7 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
             continue
         contour, (x0, y0, box_w, box_h) = body.contour, body.box
         side = body.side if body.die_like or body.side < 2.5 * typical else typical
-        zoom = min(settings.max_scale, max(1.0, CROP_DIE_SIDE / side))
+        zoom = _zoom(side, settings)
         margin = int(0.3 * side) + 2
         left, top = max(x0 - margin, 0), max(y0 - margin, 0)
         right, bottom = min(x0 + box_w + margin, width), min(y0 + box_h + margin, height)
@@ -201,16 +221,21 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
         )
         planes = channels(crop)
         faces = faces_in_planes(planes, settings.faces)
+        centres = [(left + f.center[0] / zoom, top + f.center[1] / zoom) for f in faces]
         if body.die_like and not _box_at_edge(body.box, (width, height)):
             found.extend(_body_proposals(lightness, body, zoom, len(faces), scale))
-        for face in faces:
-            fx, fy = face.center
-            x, y = left + fx / zoom, top + fy / zoom
+        for piece in body.pieces:
+            if piece.die_like and not _box_at_edge(piece.box, (width, height)):
+                on_piece = sum(cv2.pointPolygonTest(piece.contour, c, False) >= 0 for c in centres)
+                found.extend(
+                    _body_proposals(lightness, piece, _zoom(piece.side, settings), on_piece, scale)
+                )
+        for face, (x, y) in zip(faces, centres, strict=True):
             diameter = face.pip_diameter / zoom
             if _at_edge(face, zoom, (left, top), (width, height), settings.edge_margin):
                 continue
-            if cv2.pointPolygonTest(contour, (x, y), True) < -diameter:
-                continue  # a face must lie on its body
+            if cv2.pointPolygonTest(contour, (x, y), True) < -settings.off_body * diameter:
+                continue  # a face must lie on or beside its body
             found.append(
                 Candidate(
                     (x / scale, y / scale),
@@ -220,6 +245,12 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
                 )
             )
     return found
+
+
+def _zoom(side: float, settings: DiceSettings) -> float:
+    """How much a body of ``side`` working pixels is enlarged for its die to be
+    ``CROP_DIE_SIDE`` pixels across."""
+    return min(settings.max_scale, max(1.0, CROP_DIE_SIDE / side))
 
 
 def _body_proposals(
@@ -258,25 +289,48 @@ class _Body:
     area: int
     die_like: bool
     """Square-ish and filled: one die, not a tray wall with dice along it or clutter."""
+    pieces: tuple[_Body, ...] = ()
+    """The die-sized pieces the body was joined from, when it was joined from two or more."""
 
 
 def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
-    """The connected regions of the body mask large enough to hold a die."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(body_mask(lab, settings))
-    bodies = []
+    """The connected regions of the body mask large enough to hold a die, pieces closer than
+    ``body_join`` joined, each with its die-sized pieces when it holds two or more."""
+    mask = body_mask(lab, settings)
+    if not settings.body_join:
+        return list(_regions(mask, settings.min_body_area)[0].values())
+    join = np.ones((settings.body_join, settings.body_join), np.uint8)
+    bodies, labels = _regions(
+        cv2.morphologyEx(mask, cv2.MORPH_CLOSE, join), settings.min_body_area
+    )
+    pieces: dict[int, list[_Body]] = {}
+    for piece in _regions(mask, PIECE_AREAS * settings.min_body_area)[0].values():
+        column, row = piece.contour[0, 0]  # a pixel of the piece, so of its joined body
+        pieces.setdefault(int(labels[row, column]), []).append(piece)
+    return [
+        replace(body, pieces=tuple(pieces[index])) if len(pieces.get(index, ())) > 1 else body
+        for index, body in bodies.items()
+    ]
+
+
+def _regions(mask: Image, least_area: int) -> tuple[dict[int, _Body], Image]:
+    """The connected regions of ``mask`` of at least ``least_area`` pixels by label, and the
+    label image."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    bodies = {}
     for index in range(1, count):
         area = int(stats[index, cv2.CC_STAT_AREA])
-        if area < settings.min_body_area:
+        if area < least_area:
             continue
         x0, y0, box_w, box_h = (int(v) for v in stats[index, :4])
-        mask = (labels[y0 : y0 + box_h, x0 : x0 + box_w] == index).astype(np.uint8)
-        outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        region = (labels[y0 : y0 + box_h, x0 : x0 + box_w] == index).astype(np.uint8)
+        outlines, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         contour = max(outlines, key=cv2.contourArea) + np.array([x0, y0], np.int32)
         _, (side_a, side_b), _ = cv2.minAreaRect(contour)
         side, long_side = max(min(side_a, side_b), 4.0), max(side_a, side_b, 4.0)
         die_like = long_side < 1.6 * side and area > 0.6 * side * long_side
-        bodies.append(_Body(contour, (x0, y0, box_w, box_h), side, area, die_like))
-    return bodies
+        bodies[index] = _Body(contour, (x0, y0, box_w, box_h), side, area, die_like)
+    return bodies, labels
 
 
 def _at_edge(

@@ -35,8 +35,12 @@ class FaceSettings:
     """The tunable parts of pip and face finding (sizes in crop pixels or pip diameters).
 
     ``pip_contrast``: how much a pip's mean lightness must differ from the local mean (adaptive
-    threshold constant). ``ring_contrast``: how much the ring round a pip must differ from its
-    centre, ``ring_fraction`` on what share of the ring. ``pip_roundness``: minimum minor/major
+    threshold constant) over a square of ``pip_block`` pixels. ``wide_block``: when not 0, a
+    pip is measured on a threshold over this wider square, where its blob is larger and at most
+    ``wide_growth`` times as large (a large pip's core alone passes the narrow threshold).
+    ``ring_contrast``: how much the ring round a pip, ``ring_radius`` pip radii out, must
+    differ from its centre, ``ring_fraction`` on what share of the ring. ``pip_roundness``:
+    minimum minor/major
     axis ratio; ``roundness_drop``: how much less round than the roundest pip of the crop a
     top-face pip may be (side-face pips are seen edge-on). ``link``: pips closer than this
     many diameters belong to one face; ``size_ratio``: and no more unlike in size;
@@ -47,6 +51,10 @@ class FaceSettings:
     """
 
     pip_contrast: float = 12.0
+    pip_block: int = 31
+    wide_block: int = 0
+    wide_growth: float = 2.0
+    ring_radius: float = 2.2
     ring_contrast: float = 30.0
     ring_fraction: float = 0.6
     pip_roundness: float = 0.45
@@ -125,15 +133,33 @@ def faces_in_planes(planes: Sequence[Image], settings: FaceSettings) -> list[Fac
     their face in lightness, or redder, greener, yellower or bluer (red pips on a black die)."""
     faces = []
     for channel_index, channel in enumerate(planes):
-        for polarity in (1, -1):
+        narrow = contrast_masks(channel, settings.pip_block, settings.pip_contrast)
+        wide = (
+            contrast_masks(channel, settings.wide_block, settings.pip_contrast)
+            if settings.wide_block
+            else None
+        )
+        for side, polarity in enumerate((1, -1)):
             flipped = channel if polarity == 1 else cv2.bitwise_not(channel)
             pips = [
                 p
-                for p in find_pips(flipped, settings)
+                for p in find_pips(flipped, narrow[side], wide and wide[side], settings)
                 if p.ring_share >= settings.ring_fraction and p.roundness > settings.pip_roundness
             ]
             faces.extend(_faces(pips, polarity, channel_index, settings))
     return faces
+
+
+def contrast_masks(channel: Image, block: int, contrast: float) -> tuple[Image, Image]:
+    """Where ``channel`` is darker, and where lighter, than its mean over a ``block`` square
+    by ``contrast`` (1, else 0): OpenCV's mean adaptive threshold of the channel and of its
+    inverse, from one mean."""
+    mean = cv2.boxFilter(
+        channel, -1, (block, block), borderType=cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED
+    )
+    difference = cv2.subtract(channel, mean, dtype=cv2.CV_16S)
+    least = math.floor(contrast)
+    return (difference <= -least).view(np.uint8), (difference >= least).view(np.uint8)
 
 
 def channels(lab: Image) -> list[Image]:
@@ -146,17 +172,12 @@ def channels(lab: Image) -> list[Image]:
     ]
 
 
-def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
-    """Dark, round, filled blobs in ``channel`` with a ring of brighter face around them
-    (measured for all blobs at once: shape from pixel moments, rings by sampling)."""
-    mask = cv2.adaptiveThreshold(
-        channel,
-        255,
-        cv2.ADAPTIVE_THRESH_MEAN_C,
-        cv2.THRESH_BINARY_INV,
-        31,
-        settings.pip_contrast,
-    )
+def find_pips(
+    channel: Image, mask: Image, wide_mask: Image | None, settings: FaceSettings
+) -> list[Pip]:
+    """Dark, round, filled blobs of ``mask`` (dark in ``channel``) with a ring of brighter
+    face around them (measured for all blobs at once: shape from pixel moments, rings by
+    sampling), their areas measured on ``wide_mask`` where given (:func:`_wide_areas`)."""
     blobs = _Blobs.of(mask)
     areas = blobs.total()
     widths, heights = blobs.extent(blobs.columns), blobs.extent(blobs.rows)
@@ -174,8 +195,12 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
     filled = areas / (4.0 * math.pi * np.sqrt(minor * major)) >= 0.7
     chosen = np.nonzero(sized & filled)[0]
     xs, ys = mean_x[chosen], mean_y[chosen]
-    radii = np.sqrt(areas[chosen] / math.pi)
-    share, ring, centre = _rings(channel, xs, ys, 2.2 * radii, settings.ring_contrast)
+    pip_areas = areas[chosen]
+    if wide_mask is not None:
+        pip_areas = _wide_areas(wide_mask, xs, ys, pip_areas, settings.wide_growth)
+    radii = np.sqrt(pip_areas / math.pi)
+    ring_radii = settings.ring_radius * radii
+    share, ring, centre = _rings(channel, xs, ys, ring_radii, settings.ring_contrast)
     level = _median(ring)
     wide, _, _ = _rings(
         channel, xs, ys, 2.6 * radii, settings.ring_contrast, samples=2 * RING_SAMPLES
@@ -184,9 +209,36 @@ def find_pips(channel: Image, settings: FaceSettings) -> list[Pip]:
     return [
         Pip(*(float(v) for v in values))
         for values in zip(
-            xs, ys, areas[chosen], roundness, share, level, level - centre, wide, strict=True
+            xs, ys, pip_areas, roundness, share, level, level - centre, wide, strict=True
         )
     ]
+
+
+def _wide_areas(
+    wide_mask: Image,
+    xs: npt.NDArray[np.float64],
+    ys: npt.NDArray[np.float64],
+    areas: npt.NDArray[np.float64],
+    growth: float,
+) -> npt.NDArray[np.float64]:
+    """Each pip's area on ``wide_mask``, where its blob there (the 8-connected one under its
+    centre) is larger and at most ``growth`` times as large; else its own. Only the blobs
+    under pips are measured (flood filled, each once), not the whole mask."""
+    filled = wide_mask.astype(np.float32)  # mask 1; each blob filled becomes -1, -2, ...
+    height, width = filled.shape
+    sizes: dict[float, float] = {}
+    result = areas.copy()
+    for index, (x, y) in enumerate(zip(xs.astype(int), ys.astype(int), strict=True)):
+        seed = (min(x, width - 1), min(y, height - 1))
+        value = float(filled[seed[1], seed[0]])
+        if value == 0.0:
+            continue
+        if value > 0.0:
+            value = -1.0 - len(sizes)
+            sizes[value] = float(cv2.floodFill(filled, None, seed, value, flags=8)[0])
+        if areas[index] < sizes[value] <= growth * areas[index]:
+            result[index] = sizes[value]
+    return result
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
 """Train the dice reader and the die detector: ``python -m vision.dice_training [DATA]
-[--scenes N] [--reader-only]`` (needs PyTorch, the optional ``train`` extra, for the CNN).
+[--scenes N] [--reader-only] [--candidates NAME]`` (needs PyTorch, the optional ``train``
+extra, for the CNN; ``NAME`` one of :data:`vision.dice.CANDIDATE_SETTINGS`, default the
+shipped candidate settings).
 
 The training rows are the candidate faces (:func:`vision.dice.candidates`) found in
 synthetic scenes (:mod:`vision.dice_scenes`, seeded) and, optionally, in labelled photos and
@@ -34,7 +36,14 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice import Candidate, DiceSettings, candidates, choose, model_inputs
+from vision.dice import (
+    CANDIDATE_SETTINGS,
+    Candidate,
+    DiceSettings,
+    candidates,
+    choose,
+    model_inputs,
+)
 from vision.dice_augment import SOURCE as AUGMENTED
 from vision.dice_augment import augmented
 from vision.dice_cnn import CNN_FILE, PairedReader
@@ -282,6 +291,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--reader-only", action="store_true", help="train the reader, not the die detector"
     )
+    parser.add_argument(
+        "--candidates", choices=sorted(CANDIDATE_SETTINGS), help="candidate settings by name"
+    )
     args = parser.parse_args(argv)
     if not args.data.is_dir():
         print(f"dice training: no photos at {args.data}", file=sys.stderr)
@@ -290,7 +302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("dice training: the CNN needs PyTorch: pip install -e .[train]", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    settings = DiceSettings()
+    settings = CANDIDATE_SETTINGS[args.candidates] if args.candidates else DiceSettings()
     seen = {source: see(load_source(args.data, source), settings) for source in SOURCES}
     photos = [one for source in SOURCES for one in seen[source]]
     copies = [one for source in SOURCES for one in altered(seen[source], settings)]
