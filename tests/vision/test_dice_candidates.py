@@ -1,0 +1,52 @@
+"""The candidate settings of dice rounds 10-12 (``vision.dice.JOINED``) on real photos, and
+the shared pip masks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from tests.image_files import image_at
+from vision.dice import JOINED, DiceSettings, candidates
+from vision.dice_faces import channels, contrast_masks
+from vision.dice_labels import load_source
+
+
+def right_counts(shared_data: Path, source: str, name: str, settings: DiceSettings) -> int:
+    """How many labelled dice of one photo have a face candidate of their pip count nearby."""
+    photo = next(p for p in load_source(shared_data / "dice", source) if p.path.name == name)
+    found = candidates(image_at(photo.path), settings)
+    return sum(
+        any(c.pip_count == die.value for c in found if photo.matches(die, *c.center))
+        for die in photo.dice
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "main", "joined"),
+    [
+        ("photos-coloured", "IMG_20191209_100728.jpg", 2, 5),  # marbled dice: pips on 21 px
+        ("photos-assorted", "43.jpg", 1, 6),  # dice broken into pieces, joined by the closing
+    ],
+)
+def test_joined_candidates_count_more_dice_right(
+    shared_data: Path, source: str, name: str, main: int, joined: int
+) -> None:
+    assert right_counts(shared_data, source, name, DiceSettings()) == main
+    assert right_counts(shared_data, source, name, JOINED) == joined
+
+
+@pytest.mark.parametrize("block", [21, 31])
+def test_contrast_masks_are_the_adaptive_thresholds_of_both_polarities(
+    shared_data: Path, block: int
+) -> None:
+    image = image_at(shared_data / "dice" / "photos-coloured" / "IMG_20191209_100728.jpg")
+    for channel in channels(cv2.cvtColor(image, cv2.COLOR_BGR2LAB)):
+        dark, light = contrast_masks(channel, block, 12.0)
+        for mask, plane in ((dark, channel), (light, cv2.bitwise_not(channel))):
+            expected = cv2.adaptiveThreshold(
+                plane, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 12.0
+            )
+            assert (mask == expected).all()
