@@ -1,7 +1,7 @@
 """How good the dice reader's candidates are, per photo source, without training a reader:
 ``python -m benchmarks.dice_candidates [--step N] [--candidates NAME]`` (every ``N``-th photo,
 default 3; the candidate settings of :data:`vision.dice.CANDIDATE_SETTINGS` called ``NAME``,
-default the shipped ones).
+default ``main``, the shipped ones).
 
 For each source: the **right-count share** (labelled dice with a face candidate within
 matching reach whose pip count is the labelled value: what the reader can read from its
@@ -73,8 +73,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Print the candidate counts per source and the CPU time taken."""
     args = list(argv or ())
     step = int(args[args.index("--step") + 1]) if "--step" in args else 3
-    name = args[args.index("--candidates") + 1] if "--candidates" in args else ""
-    if name and name not in CANDIDATE_SETTINGS:
+    name = args[args.index("--candidates") + 1] if "--candidates" in args else "main"
+    if name not in CANDIDATE_SETTINGS:
         print(f"dice candidates: no candidate settings {name!r}; one of {list(CANDIDATE_SETTINGS)}")
         return
     if not DATA.is_dir():
@@ -82,8 +82,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     cv2.setNumThreads(1)
     started = time.process_time()
-    settings = CANDIDATE_SETTINGS[name] if name else DiceSettings()
-    for source, total in counts(step, settings).items():
+    for source, total in counts(step, CANDIDATE_SETTINGS[name]).items():
         print(total.text(source))
     print(f"dice candidates: every {step}. photo, {time.process_time() - started:.0f} s CPU")
 

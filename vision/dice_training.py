@@ -1,7 +1,7 @@
 """Train the dice reader and the die detector: ``python -m vision.dice_training [DATA]
 [--scenes N] [--reader-only] [--candidates NAME]`` (needs PyTorch, the optional ``train``
-extra, for the CNN; ``NAME`` one of :data:`vision.dice.CANDIDATE_SETTINGS`, default the
-shipped candidate settings).
+extra, for the CNN; ``NAME`` one of :data:`vision.dice.CANDIDATE_SETTINGS`, default ``main``,
+the shipped candidate settings).
 
 The training rows are the candidate faces (:func:`vision.dice.candidates`) found in
 synthetic scenes (:mod:`vision.dice_scenes`, seeded) and, optionally, in labelled photos and
@@ -292,7 +292,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--reader-only", action="store_true", help="train the reader, not the die detector"
     )
     parser.add_argument(
-        "--candidates", choices=sorted(CANDIDATE_SETTINGS), help="candidate settings by name"
+        "--candidates",
+        choices=sorted(CANDIDATE_SETTINGS),
+        default="main",
+        help="candidate settings by name",
     )
     args = parser.parse_args(argv)
     if not args.data.is_dir():
@@ -302,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("dice training: the CNN needs PyTorch: pip install -e .[train]", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
-    settings = CANDIDATE_SETTINGS[args.candidates] if args.candidates else DiceSettings()
+    settings = CANDIDATE_SETTINGS[args.candidates]
     seen = {source: see(load_source(args.data, source), settings) for source in SOURCES}
     photos = [one for source in SOURCES for one in seen[source]]
     copies = [one for source in SOURCES for one in altered(seen[source], settings)]
