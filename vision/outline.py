@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -62,6 +63,18 @@ OUTLINED_GROWTH = 1.15
 #: An edge-found outline must be card white (the white mask) for at least this share: a
 #: card on a pale table is, dark cloth framed by edges is not.
 EDGE_WHITE = 0.5
+#: A hole in a table-sized card-white region larger than this share of the frame is a cloth
+#: lying on a white table (the felt webcam's cloth is 0.40-0.73 of the frame; the holes in
+#: the pale synthetic tables are under 0.01): the edge search then looks inside the cloth
+#: only (its convex hull, which takes in glare that joins the cloth to the table round it),
+#: not on the textured white table, whose edge map is thousands of specks.
+CLOTH_SHARE = 0.2
+#: White narrower than this (pixels) inside a cloth's hull is left out of the edge search:
+#: the table's rim where the cloth's edge bows inwards (a card is wider).
+CLOTH_SLIVER = 15
+#: Pixels round each part of the edge search that its crop takes in (Canny's and the gap
+#: closing's reach: the darkest channel is black beyond the part).
+EDGE_MARGIN = 4
 
 
 def card_white_mask(frame_bgr: np.ndarray, darkest: np.ndarray | None = None) -> np.ndarray:
@@ -156,12 +169,15 @@ def find_card_outlines(
     # The blurred darkest channel is both the white mask's and the edge search's.
     blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
     mask = closed_gaps(white_of(blurred))
-    outlines, pale_table, misshapen = shapes_in(mask, longest)
-    outlines += brighter_outlines(frame_bgr, darkest, mask, misshapen, longest)
-    if pale_table:
+    shapes = shapes_in(mask, longest)
+    outlines = shapes.outlines + brighter_outlines(
+        frame_bgr, darkest, mask, shapes.misshapen, longest
+    )
+    if shapes.table:
+        within = unoutlined_white(mask, outlines, shapes.cloths)
         outlines += [
             quad
-            for quad in edge_outlines(blurred, longest, unoutlined_white(mask, outlines))
+            for quad in edge_outlines_in_parts(blurred, within, longest)
             if white_share(mask, quad) >= EDGE_WHITE
             and not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
         ]
@@ -196,23 +212,71 @@ def grown_quads(
     return list(np.round(grown).astype(np.int32))
 
 
-def unoutlined_white(mask: np.ndarray, outlines: Sequence[Quad]) -> np.ndarray:
+def unoutlined_white(
+    mask: np.ndarray, outlines: Sequence[Quad], cloths: Sequence[np.ndarray] = ()
+) -> np.ndarray:
     """The 0/255 card-white ``mask`` less the cards of ``outlines`` (each quad grown by
-    ``OUTLINED_GROWTH``), grown by ``EDGE_REACH`` pixels: where the edge search looks."""
+    ``OUTLINED_GROWTH``), grown by ``EDGE_REACH`` pixels: where the edge search looks. Given
+    ``cloths`` (convex hulls of cloths on a white table, :func:`shapes_in`), only inside them,
+    the white there narrower than ``CLOTH_SLIVER`` left out."""
     rest = mask.copy()
     for polygon in grown_quads(outlines, OUTLINED_GROWTH):
         cv2.fillConvexPoly(rest, polygon, 0)
     reach = np.ones((2 * EDGE_REACH + 1, 2 * EDGE_REACH + 1), np.uint8)
-    return np.asarray(cv2.dilate(rest, reach))
+    if not cloths:
+        return np.asarray(cv2.dilate(rest, reach))
+    inside = np.zeros_like(mask)
+    cv2.fillPoly(inside, list(cloths), 255)
+    sliver = np.ones((CLOTH_SLIVER, CLOTH_SLIVER), np.uint8)
+    rest = cv2.morphologyEx(cv2.bitwise_and(rest, inside), cv2.MORPH_OPEN, sliver)
+    if not cv2.countNonZero(rest):
+        return np.asarray(rest)
+    return np.asarray(cv2.bitwise_and(cv2.dilate(rest, reach), inside))
+
+
+def edge_outlines_in_parts(
+    blurred: np.ndarray, within: np.ndarray, longest: float = ASPECT_RANGE[1]
+) -> list[Quad]:
+    """:func:`edge_outlines` of each connected part of the 0/255 search mask ``within`` on
+    its own (the part's outer boundary filled, so with any part inside its holes), in a crop
+    round it (``EDGE_MARGIN``): the search costs what the parts' boxes hold, not the frame."""
+    height, width = within.shape
+    parts, _ = cv2.findContours(within, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found: list[Quad] = []
+    for part in parts:
+        x, y, w, h = cv2.boundingRect(part)
+        x0, y0 = max(0, x - EDGE_MARGIN), max(0, y - EDGE_MARGIN)
+        x1, y1 = min(width, x + w + EDGE_MARGIN), min(height, y + h + EDGE_MARGIN)
+        own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(own, [part], 0, 255, cv2.FILLED, offset=(-x0, -y0))
+        own = cv2.bitwise_and(own, within[y0:y1, x0:x1])
+        quads = edge_outlines(blurred[y0:y1, x0:x1], longest, own, height * width)
+        found += [shifted(quad, x0, y0) for quad in quads]
+    return found
+
+
+def shifted(quad: Quad, dx: float, dy: float) -> Quad:
+    """``quad`` moved by (``dx``, ``dy``).
+
+    >>> shifted(((0.0, 0.0), (1.0, 0.0), (1.0, 2.0), (0.0, 2.0)), 10, 20)
+    ((10.0, 20.0), (11.0, 20.0), (11.0, 22.0), (10.0, 22.0))
+    """
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad
+    return ((x0 + dx, y0 + dy), (x1 + dx, y1 + dy), (x2 + dx, y2 + dy), (x3 + dx, y3 + dy))
 
 
 def edge_outlines(
-    blurred: np.ndarray, longest: float = ASPECT_RANGE[1], within: np.ndarray | None = None
+    blurred: np.ndarray,
+    longest: float = ASPECT_RANGE[1],
+    within: np.ndarray | None = None,
+    frame_area: int | None = None,
 ) -> list[Quad]:
     """Outlines of cards on a table as white as they are: the regions that the frame's edges
     (Canny on ``blurred``, the darkest channel blurred 5 x 5, ``EDGE_LEVELS``, closed by
     ``EDGE_GAP`` pixels) enclose, where they are card-shaped quadrilaterals; ``within``: a
-    0/255 mask of where to look (the darkest channel is taken as black elsewhere)."""
+    0/255 mask of where to look (the darkest channel is taken as black elsewhere);
+    ``frame_area``: the whole frame's, when ``blurred`` is a crop of it."""
+    frame_area = blurred.size if frame_area is None else frame_area
     if within is not None:
         blurred = cv2.bitwise_and(blurred, within)
     edges = cv2.Canny(blurred, *EDGE_LEVELS)
@@ -220,9 +284,8 @@ def edge_outlines(
     regions = cv2.bitwise_not(edges)
     if within is not None:
         regions = cv2.bitwise_and(regions, within)
-    regions = without_specks(regions, MIN_AREA_FRACTION * edges.size)
-    outlines, _ = quads_in(regions, longest)
-    return outlines
+    regions = without_specks(regions, MIN_AREA_FRACTION * frame_area)
+    return shapes_in(regions, longest, frame_area).outlines
 
 
 def without_specks(mask: np.ndarray, smallest: float) -> np.ndarray:
@@ -253,31 +316,45 @@ def quads_in(mask: np.ndarray, longest: float = ASPECT_RANGE[1]) -> tuple[list[Q
     regions of the 0/255 ``mask`` (outer boundaries of every region, also of islands inside
     another region's holes: cards on a cloth that lies on a white table), and whether a
     region covers more than ``TABLE_SHARE`` of the frame (the table itself)."""
-    outlines, table, _ = shapes_in(mask, longest)
-    return outlines, table
+    shapes = shapes_in(mask, longest)
+    return shapes.outlines, shapes.table
 
 
 Box = tuple[int, int, int, int]
 
 
+class Shapes(NamedTuple):
+    """The regions of a card-white mask (:func:`shapes_in`): the card-shaped ``outlines``;
+    whether one region is a ``table`` (over ``TABLE_SHARE`` of the frame); the boxes (x, y,
+    width, height) of the ``misshapen`` regions up to ``SECOND_LOOK_SHARE`` of the frame
+    (off the mask's edge: a card the frame cuts has no whole outline); the convex hulls of
+    the ``cloths`` in a table's holes (over ``CLOTH_SHARE`` of the frame)."""
+
+    outlines: list[Quad]
+    table: bool
+    misshapen: list[Box]
+    cloths: list[np.ndarray]
+
+
 def shapes_in(
     mask: np.ndarray, longest: float = ASPECT_RANGE[1], frame_area: int | None = None
-) -> tuple[list[Quad], bool, list[Box]]:
-    """What :func:`quads_in` gives, and the boxes (x, y, width, height) of the regions up
-    to ``SECOND_LOOK_SHARE`` of the frame that are not card-shaped (and off the mask's edge:
-    a card the frame cuts has no whole outline). ``frame_area``: the
-    whole frame's, when ``mask`` is a part of it (the mask's own by default)."""
+) -> Shapes:
+    """The :class:`Shapes` of the 0/255 ``mask``'s regions, of aspect 1 to ``longest``.
+    ``frame_area``: the whole frame's, when ``mask`` is a part of it (the mask's own by
+    default)."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     height, width = mask.shape
     frame_area = height * width if frame_area is None else frame_area
     outlines: list[Quad] = []
     misshapen: list[Box] = []
-    table = False
+    tables: list[int] = []
     # Outer boundaries only: the holes (a card's print) have a parent.
     outer = [] if hierarchy is None else np.flatnonzero(hierarchy[0][:, 3] < 0).tolist()
-    for contour in (contours[number] for number in outer):
+    for number in outer:
+        contour = contours[number]
         area = cv2.contourArea(contour)
-        table = table or area > TABLE_SHARE * frame_area
+        if area > TABLE_SHARE * frame_area:
+            tables.append(number)
         if area < MIN_AREA_FRACTION * frame_area or area > TABLE_SHARE * frame_area:
             continue
         quad = card_shaped(contour, area, width, height, longest)
@@ -287,7 +364,12 @@ def shapes_in(
             x, y, w, h = cv2.boundingRect(contour)
             if x > 0 and y > 0 and x + w < width and y + h < height:
                 misshapen.append((x, y, w, h))
-    return outlines, table, misshapen
+    cloths = [] if not tables else [
+        cv2.approxPolyN(contours[number], 4, ensure_convex=True).reshape(-1, 1, 2)
+        for number in np.flatnonzero(np.isin(hierarchy[0][:, 3], tables)).tolist()
+        if cv2.contourArea(contours[number]) > CLOTH_SHARE * frame_area
+    ]
+    return Shapes(outlines, bool(tables), misshapen, cloths)
 
 
 def card_shaped(
@@ -343,7 +425,7 @@ def brighter_outlines(
         if colour[parted].mean() < colour[brighter].mean() + SECOND_LOOK_COLOUR:
             continue
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        quads, _, _ = shapes_in(mask, longest, frame_width * frame_height)
+        quads = shapes_in(mask, longest, frame_width * frame_height).outlines
         found += [
             (
                 (qx0 + x0, qy0 + y0),
