@@ -60,6 +60,10 @@ PAPER_STEP = 6
 FEW_CARDS = 3
 #: A card read at least this confidently at a corner, and not named otherwise there, is settled.
 SETTLED = 0.9
+#: An outline of a smaller aspect (long sides over short sides) than this shows no short
+#: side: a card foreshortened until it looks square (surface4's 9c: 1.04, its warp stood it
+#: on its long side, unread, and its corners cost the closer look 17 of its 26 ms).
+SQUARE_ASPECT = 1.2
 #: Blob numbers of the strip's candidates are made unique (negative, below those of the
 #: closer look's areas) from this offset, ``2 ** CARD_BITS`` numbers per card.
 CORNER_BLOBS = 1 << 40
@@ -84,9 +88,56 @@ def card_corners(
     min_confidence: float,
 ) -> CornerReads:
     """The corner reads of the whole cards ``outlines`` of ``frame_bgr`` (see the module)
-    (none with fewer than ``FEW_CARDS``)."""
+    (none with fewer than ``FEW_CARDS``). A card whose outline is about square
+    (``SQUARE_ASPECT``) and that is not settled is read once more turned a quarter (its
+    corners taken from the next one on): a card foreshortened that much shows no short
+    side, and the warp may have stood it on its long side."""
     if len(outlines) < FEW_CARDS:
         return CornerReads([], [])
+    cards = cell_reads(frame_bgr, outlines, white_level, model, min_confidence)
+    square = [
+        n
+        for n, quad in enumerate(outlines)
+        if aspect(quad) < SQUARE_ASPECT and not is_settled(quad, cards[n])
+    ]
+    turned = [turned_quad(outlines[n]) for n in square]
+    again = cell_reads(frame_bgr, turned, white_level, model, min_confidence, len(outlines))
+    for number, reads in zip(square, again, strict=True):
+        if is_settled(outlines[number], reads):
+            cards[number] = reads
+    settled = [n for n, quad in enumerate(outlines) if is_settled(quad, cards[n])]
+    kept = [
+        read
+        for number, quad in enumerate(outlines)
+        if number in settled or large_enough(quad)
+        for read in cards[number]
+    ]
+    return CornerReads(kept, [outlines[n] for n in settled])
+
+
+def turned_quad(quad: Quad) -> Quad:
+    """``quad`` with its corners taken from the second one on (warped, the card turned a
+    quarter).
+
+    >>> turned_quad(((0.0, 0.0), (1.0, 0.0), (1.0, 2.0), (0.0, 2.0)))
+    ((1.0, 0.0), (1.0, 2.0), (0.0, 2.0), (0.0, 0.0))
+    """
+    first, second, third, fourth = quad
+    return (second, third, fourth, first)
+
+
+def cell_reads(
+    frame_bgr: np.ndarray,
+    outlines: Sequence[Quad],
+    white_level: float,
+    model: GlyphModel,
+    min_confidence: float,
+    first: int = 0,
+) -> list[list[IndexRead]]:
+    """Per card of ``outlines``, the reads of its corners warped into one strip (blob
+    numbers made unique from card number ``first`` on)."""
+    if not outlines:
+        return []
     box_w, box_h = BOX_SIZE
     pitch = 2 * box_w + 2 * GUTTER
     strip = np.empty((2 * box_h + GUTTER, pitch * len(outlines), 3), np.uint8)
@@ -104,18 +155,10 @@ def card_corners(
         ENLARGED_INK_BLOCK,
         keep=lambda ranks, suits: upright_in_corner(ranks, suits, pitch),
     )
-    placed, owners = in_frame(found, to_cards, pitch)
+    placed, owners = in_frame(found, to_cards, pitch, first)
     owner = {id(candidate): number for candidate, number in zip(placed, owners, strict=True)}
     reads = read_glyphs(model, placed, min_confidence)
-    cards = [[r for r in reads if owner[id(r.candidate)] == n] for n in range(len(outlines))]
-    settled = [n for n, quad in enumerate(outlines) if is_settled(quad, cards[n])]
-    kept = [
-        read
-        for number, quad in enumerate(outlines)
-        if number in settled or large_enough(quad)
-        for read in cards[number]
-    ]
-    return CornerReads(kept, [outlines[n] for n in settled])
+    return [[r for r in reads if owner[id(r.candidate)] == n] for n in range(len(outlines))]
 
 
 def large_enough(quad: Quad) -> bool:
@@ -200,12 +243,13 @@ BOX_COLUMNS = box_samples(BOX_SIZE[0])
 
 
 def in_frame(
-    found: Sequence[IndexCandidate], to_cards: Sequence[np.ndarray], pitch: int
+    found: Sequence[IndexCandidate], to_cards: Sequence[np.ndarray], pitch: int, first: int = 0
 ) -> tuple[list[IndexCandidate], list[int]]:
     """The candidates found in the strip of corner cells (``pitch`` pixels apart), in frame
     pixels (``to_cards``: each card's homography from the frame to the warped card), and
     the number of the card each lies on. Their glyph features stay those of the warped
-    card, their sizes scale with the card, their blob numbers are made unique."""
+    card, their sizes scale with the card, their blob numbers are made unique (cards
+    numbered from ``first`` on)."""
     if not found:
         return [], []
     ranks = np.array([c.rank_center for c in found], np.float64)
@@ -226,7 +270,7 @@ def in_frame(
         up /= np.maximum(np.hypot(up[:, 0], up[:, 1]), 1e-9)[:, None]
         across, down = mapped[3] - mapped[0], mapped[4] - mapped[0]
         scales = np.sqrt(np.abs(across[:, 0] * down[:, 1] - across[:, 1] * down[:, 0]))
-        tag = CORNER_BLOBS + (number << CARD_BITS)
+        tag = CORNER_BLOBS + ((first + number) << CARD_BITS)
         for row, n in enumerate(chosen.tolist()):
             candidate, scale = found[n], float(scales[row])
             placed.append(

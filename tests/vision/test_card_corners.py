@@ -12,6 +12,7 @@ from vision.card_corners import (
     BOX_SIZE,
     FEW_CARDS,
     GUTTER,
+    SQUARE_ASPECT,
     CornerReads,
     card_corners,
     card_places,
@@ -22,7 +23,7 @@ from vision.cards import CardRecognizer
 from vision.closer_look import on_card_white
 from vision.imageio import read_image
 from vision.index_reader import index_candidates
-from vision.outline import inside_quad
+from vision.outline import aspect, inside_quad
 from vision.pipeline import STAGES, card_outlines, lit_frame
 
 FELT = Path("cards") / "photos-webcam-felt"
@@ -80,6 +81,19 @@ def test_settled_cards_are_left_out_of_the_frame_search(shared_data: Path) -> No
     assert len(on_cards) > 50
     assert not any(any(inside_quad(c.center, q) for q in corners.settled) for c in rest)
     assert len(rest) >= len(every) - len(on_cards)
+
+
+def test_a_card_foreshortened_to_a_square_is_read_turned_a_quarter(shared_data: Path) -> None:
+    # surface4's 9c, seen obliquely, has an outline of aspect 1.04: warped with its first
+    # edge as the short side it stood on its long side and no corner was read; turned a
+    # quarter it is settled, so the closer look no longer enlarges its four corners twice.
+    photo, labelled = felt_photo(shared_data, "surface4.jpg")
+    corners, outlines = corner_reads(photo)
+    [square] = [q for q in corners.settled if inside_quad((877.0, 141.0), q)]
+    assert aspect(square) < SQUARE_ASPECT
+    assert {r.card for r in corners.reads if inside_quad(r.candidate.center, square)} == {"9c"}
+    assert "9c" in labelled
+    assert len(corners.settled) == outlines - 1
 
 
 def test_the_reader_times_the_card_corner_stage(shared_data: Path) -> None:
