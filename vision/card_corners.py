@@ -1,27 +1,30 @@
 """The card-corner stage of the card reader: each whole card's corners warped upright,
 read there.
 
-The four corners of a card whose edges show (:mod:`vision.outline`) are warped by the
-card's one homography to boxes of a card of ``CARD_SIZE``, so its corner indices are of
-one size and upright, whatever the camera's distance and tilt (a sideways card seen
-foreshortened is straightened too); the card's middle is never warped. The corners of
-all the frame's cards, side by side in one strip, pass the candidate finder once (only
-pairs standing upright in one corner box, :func:`upright_in_corner`) and the glyph model
-once. A card whose corners name one card, at least once ``SETTLED`` confidently, is
-*settled*: the frame's own candidate search and the closer look leave it out
-(``left_out`` of :func:`vision.index_reader.index_candidates`). Cards not settled, and
-everything that is no whole card (overlapping fans, as in the deals), are read as before.
+The index corners (top left and bottom right) of a card whose edges show
+(:mod:`vision.outline`) are warped by the card's one homography to boxes of a card of
+``CARD_SIZE``, so its corner indices are of one size and upright, whatever the camera's
+distance and tilt (a sideways card seen foreshortened is straightened too); the rest of
+the card is never warped. The corners of all the frame's cards, side by side in one strip,
+pass the candidate finder once (only pairs standing upright in one corner box,
+:func:`upright_in_corner`) and the glyph model once; the cards read there with common
+(not jumbo) indices are read again at all four corners, in a second strip. A card whose
+corners name one card, at least once ``SETTLED`` confidently, is *settled*: the frame's own
+candidate search and the closer look leave it out (``left_out`` of
+:func:`vision.index_reader.index_candidates`). Cards not settled, and everything that is
+no whole card (overlapping fans, as in the deals), are read as before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
 
-from vision.closer_look import SHARP_GLYPH
+from vision.closer_look import JUMBO_READ, SHARP_GLYPH
 from vision.glyph_reads import IndexRead, read_glyphs
 from vision.glyphs import GlyphModel
 from vision.index_reader import (
@@ -88,20 +91,38 @@ def card_corners(
     min_confidence: float,
 ) -> CornerReads:
     """The corner reads of the whole cards ``outlines`` of ``frame_bgr`` (see the module)
-    (none with fewer than ``FEW_CARDS``). A card whose outline is about square
-    (``SQUARE_ASPECT``) and that is not settled is read once more turned a quarter (its
-    corners taken from the next one on): a card foreshortened that much shows no short
-    side, and the warp may have stood it on its long side."""
+    (none with fewer than ``FEW_CARDS``). Each card's index corners are read first
+    (``INDEX_BOXES``); a card that shows no jumbo index there (:func:`shows_jumbo_index`) is
+    read again at all four corners (``ALL_BOXES``), as before. A card whose
+    outline is about square (``SQUARE_ASPECT``) and that is not settled is read once more
+    turned a quarter (its corners taken from the next one on): a card foreshortened that
+    much shows no short side, and the warp may have stood it on its long side."""
     if len(outlines) < FEW_CARDS:
         return CornerReads([], [])
-    cards = cell_reads(frame_bgr, outlines, white_level, model, min_confidence)
+    cards = cell_reads(frame_bgr, outlines, white_level, model, min_confidence, INDEX_BOXES)
+    unsure = [
+        n for n, quad in enumerate(outlines) if cards[n] and not shows_jumbo_index(quad, cards[n])
+    ]
+    four = cell_reads(
+        frame_bgr,
+        [outlines[n] for n in unsure],
+        white_level,
+        model,
+        min_confidence,
+        ALL_BOXES,
+        len(outlines),
+    )
+    for number, reads in zip(unsure, four, strict=True):
+        cards[number] = reads
     square = [
         n
         for n, quad in enumerate(outlines)
         if aspect(quad) < SQUARE_ASPECT and not is_settled(quad, cards[n])
     ]
     turned = [turned_quad(outlines[n]) for n in square]
-    again = cell_reads(frame_bgr, turned, white_level, model, min_confidence, len(outlines))
+    again = cell_reads(
+        frame_bgr, turned, white_level, model, min_confidence, ALL_BOXES, 2 * len(outlines)
+    )
     for number, reads in zip(square, again, strict=True):
         if is_settled(outlines[number], reads):
             cards[number] = reads
@@ -132,30 +153,30 @@ def cell_reads(
     white_level: float,
     model: GlyphModel,
     min_confidence: float,
+    boxes: Boxes,
     first: int = 0,
 ) -> list[list[IndexRead]]:
-    """Per card of ``outlines``, the reads of its corners warped into one strip (blob
-    numbers made unique from card number ``first`` on)."""
+    """Per card of ``outlines``, the reads of its corner ``boxes`` warped into one strip
+    (blob numbers made unique from card number ``first`` on)."""
     if not outlines:
         return []
-    box_w, box_h = BOX_SIZE
-    pitch = 2 * box_w + 2 * GUTTER
-    strip = np.empty((2 * box_h + GUTTER, pitch * len(outlines), 3), np.uint8)
+    pitch = boxes.pitch
+    strip = np.empty((2 * BOX_SIZE[1] + GUTTER, pitch * len(outlines), 3), np.uint8)
     to_cards = []
     for number, quad in enumerate(outlines):
         to_card = cv2.getPerspectiveTransform(np.array(quad, np.float32), CARD_CORNERS)
-        corner_cell(frame_bgr, to_card, strip[:, number * pitch : (number + 1) * pitch])
+        corner_cell(frame_bgr, to_card, strip[:, number * pitch : (number + 1) * pitch], boxes)
         to_cards.append(to_card)
-    paper_gutters(strip.reshape(strip.shape[0], len(outlines), pitch, 3))
+    paper_gutters(strip.reshape(strip.shape[0], len(outlines), pitch, 3), boxes)
     found = candidates_at_scale(
         strip,
         None,
         white_level,
         (GLYPH_PIXELS[0], LONGEST_GLYPH),
         ENLARGED_INK_BLOCK,
-        keep=lambda ranks, suits: upright_in_corner(ranks, suits, pitch),
+        keep=lambda ranks, suits: upright_in_corner(ranks, suits, boxes),
     )
-    placed, owners = in_frame(found, to_cards, pitch, first)
+    placed, owners = in_frame(found, to_cards, boxes, first)
     owner = {id(candidate): number for candidate, number in zip(placed, owners, strict=True)}
     reads = read_glyphs(model, placed, min_confidence)
     return [[r for r in reads if owner[id(r.candidate)] == n] for n in range(len(outlines))]
@@ -176,32 +197,72 @@ CARD_CORNERS = np.array(
 )
 
 
-def box_shifts() -> list[np.ndarray]:
-    """The translations that move each corner box of the warped card (in ``BOX_PLACES``
-    order) to the origin."""
+@dataclass(frozen=True)
+class Boxes:
+    """The corner boxes of the warped card that a card's cell in the strip holds: their
+    ``places`` (row, column of the card, row after row), two rows of ``len(places) // 2``
+    boxes, ``GUTTER`` pixels apart."""
+
+    places: tuple[tuple[int, int], ...]
+
+    @property
+    def columns(self) -> int:
+        """Boxes side by side in a cell."""
+        return len(self.places) // 2
+
+    @property
+    def pitch(self) -> int:
+        """A cell's width, its gutters included (pixels)."""
+        return self.columns * (BOX_SIZE[0] + GUTTER)
+
+    @cached_property
+    def shifts(self) -> list[np.ndarray]:
+        """The translations that move each box of the warped card to the origin."""
+        box_w, box_h = BOX_SIZE
+        return [
+            np.array(
+                [[1, 0, -column * (CARD_SIZE[0] - box_w)], [0, 1, -row * (CARD_SIZE[1] - box_h)],
+                 [0, 0, 1]],
+                np.float64,
+            )
+            for row, column in self.places
+        ]
+
+    @cached_property
+    def bottom(self) -> np.ndarray:
+        """Which boxes lie at the bottom of the card (their index upside down)."""
+        return np.array([row for row, _ in self.places], bool)
+
+    @cached_property
+    def samples(self) -> tuple[np.ndarray, np.ndarray]:
+        """The rows and columns of a cell that its paper colour is measured on: every
+        ``PAPER_STEP``-th of its boxes each way."""
+        box_w, box_h = BOX_SIZE
+        rows = [np.arange(0, box_h, PAPER_STEP) + n * (box_h + GUTTER) for n in range(2)]
+        columns = [
+            np.arange(0, box_w, PAPER_STEP) + n * (box_w + GUTTER) for n in range(self.columns)
+        ]
+        return np.concatenate(rows), np.concatenate(columns)
+
+
+#: A card's index corners, top left and bottom right, one over the other: its indices stand
+#: there whichever way up it lies (a quad's corners run clockwise from an end of a short
+#: side, so its first corner is the card's top left or bottom right); decks with indices at
+#: all four corners repeat them at the other two.
+INDEX_BOXES = Boxes(((0, 0), (1, 1)))
+#: All four corners, two over two.
+ALL_BOXES = Boxes(((0, 0), (0, 1), (1, 0), (1, 1)))
+
+
+def corner_cell(
+    frame_bgr: np.ndarray, to_card: np.ndarray, cell: np.ndarray, boxes: Boxes
+) -> None:
+    """Fill the corner ``boxes`` of ``cell`` (a view of the strip) with those corners of a card
+    (``to_card``: the homography from the frame to the warped card), warped one by one (the
+    rest of the card is never warped; the gutters are :func:`paper_gutters`'s)."""
     box_w, box_h = BOX_SIZE
-    return [
-        np.array(
-            [[1, 0, -column * (CARD_SIZE[0] - box_w)], [0, 1, -row * (CARD_SIZE[1] - box_h)],
-             [0, 0, 1]],
-            np.float64,
-        )
-        for row, column in BOX_PLACES
-    ]
-
-
-#: The corner boxes (row, column): top left, top right, bottom left, bottom right.
-BOX_PLACES = ((0, 0), (0, 1), (1, 0), (1, 1))
-BOX_SHIFTS = box_shifts()
-
-
-def corner_cell(frame_bgr: np.ndarray, to_card: np.ndarray, cell: np.ndarray) -> None:
-    """Fill the corner boxes of ``cell`` (a view of the strip) with the four corners of a card
-    (``to_card``: the homography from the frame to the warped card), two over two, warped
-    one by one (the card's middle is never warped), ``GUTTER`` pixels apart (the gutters are
-    :func:`paper_gutters`'s)."""
-    box_w, box_h = BOX_SIZE
-    for (row, column), shift in zip(BOX_PLACES, BOX_SHIFTS, strict=True):
+    for number, shift in enumerate(boxes.shifts):
+        row, column = divmod(number, boxes.columns)
         top, left = row * (box_h + GUTTER), column * (box_w + GUTTER)
         cv2.warpPerspective(
             frame_bgr,
@@ -212,40 +273,33 @@ def corner_cell(frame_bgr: np.ndarray, to_card: np.ndarray, cell: np.ndarray) ->
         )
 
 
-def paper_gutters(cells: np.ndarray) -> None:
+def paper_gutters(cells: np.ndarray, boxes: Boxes) -> None:
     """Paint the gutters of every cell (``cells``: the strip as rows x cells x pitch x 3, its
-    corner boxes warped) in its card's paper colour: the colour of the pixel at the 75th
-    percentile by the darkest channel among every ``PAPER_STEP``-th pixel of its four boxes
-    each way. (The gutters, not painted yet, are left out: the strip is not cleared, so what
-    they hold is whatever the memory held before.)"""
+    corner ``boxes`` warped) in its card's paper colour: the colour of the pixel at the 75th
+    percentile by the darkest channel among every ``PAPER_STEP``-th pixel of its boxes each
+    way. (The gutters, not painted yet, are left out: the strip is not cleared, so what they
+    hold is whatever the memory held before.)"""
     box_w, box_h = BOX_SIZE
-    sample = cells[BOX_ROWS][:, :, BOX_COLUMNS].transpose(1, 0, 2, 3)
+    rows, columns = boxes.samples
+    sample = cells[rows][:, :, columns].transpose(1, 0, 2, 3)
     sample = sample.reshape(cells.shape[1], -1, 3)
     darkest = sample.min(axis=2)
     rank = 3 * darkest.shape[1] // 4
     chosen = np.argpartition(darkest, rank, axis=1)[:, rank]
     paper = sample[np.arange(len(sample)), chosen][None, :, None, :]
     cells[box_h : box_h + GUTTER] = paper
-    cells[:, :, box_w : box_w + GUTTER] = paper
-    cells[:, :, 2 * box_w + GUTTER :] = paper
-
-
-def box_samples(length: int) -> np.ndarray:
-    """Every ``PAPER_STEP``-th position of both boxes along a cell's side (boxes ``length``
-    long, ``GUTTER`` apart)."""
-    first = np.arange(0, length, PAPER_STEP)
-    return np.concatenate([first, first + length + GUTTER])
-
-
-#: The rows and columns of a cell that its paper colour is measured on.
-BOX_ROWS = box_samples(BOX_SIZE[1])
-BOX_COLUMNS = box_samples(BOX_SIZE[0])
+    for column in range(boxes.columns):
+        start = column * (box_w + GUTTER) + box_w
+        cells[:, :, start : start + GUTTER] = paper
 
 
 def in_frame(
-    found: Sequence[IndexCandidate], to_cards: Sequence[np.ndarray], pitch: int, first: int = 0
+    found: Sequence[IndexCandidate],
+    to_cards: Sequence[np.ndarray],
+    boxes: Boxes,
+    first: int = 0,
 ) -> tuple[list[IndexCandidate], list[int]]:
-    """The candidates found in the strip of corner cells (``pitch`` pixels apart), in frame
+    """The candidates found in the strip of cells of corner ``boxes``, in frame
     pixels (``to_cards``: each card's homography from the frame to the warped card), and
     the number of the card each lies on. Their glyph features stay those of the warped
     card, their sizes scale with the card, their blob numbers are made unique (cards
@@ -255,8 +309,8 @@ def in_frame(
     ranks = np.array([c.rank_center for c in found], np.float64)
     suits = np.array([c.suit_center for c in found], np.float64)
     ups = np.array([c.up for c in found], np.float64)
-    cells, _, card_ranks = card_places(ranks, pitch)
-    _, _, card_suits = card_places(suits, pitch)
+    cells, _, card_ranks = card_places(ranks, boxes)
+    _, _, card_suits = card_places(suits, boxes)
     placed: list[IndexCandidate] = []
     owners: list[int] = []
     for number in np.unique(cells).tolist():
@@ -294,13 +348,13 @@ ACROSS = np.array([1.0, 0.0])
 DOWN = np.array([0.0, 1.0])
 
 
-def upright_in_corner(ranks: np.ndarray, suits: np.ndarray, pitch: int) -> np.ndarray:
-    """Which rank-suit pairs (centres in the strip of corner cells) lie in one corner box
-    with the suit under the rank as the card stands (over it in the bottom corners, the card
-    upside down), within ``UPRIGHT_SLANT`` of the card's long side."""
-    cells, corners, _ = card_places(ranks, pitch)
-    suit_cells, suit_corners, _ = card_places(suits, pitch)
-    down = np.where(corners >= 2, -1.0, 1.0) * (suits[:, 1] - ranks[:, 1])
+def upright_in_corner(ranks: np.ndarray, suits: np.ndarray, boxes: Boxes) -> np.ndarray:
+    """Which rank-suit pairs (centres in the strip of cells of corner ``boxes``) lie in one
+    corner box with the suit under the rank as the card stands (over it in the bottom
+    corners, the card upside down), within ``UPRIGHT_SLANT`` of the card's long side."""
+    cells, corners, _ = card_places(ranks, boxes)
+    suit_cells, suit_corners, _ = card_places(suits, boxes)
+    down = np.where(boxes.bottom[corners], -1.0, 1.0) * (suits[:, 1] - ranks[:, 1])
     across = np.abs(suits[:, 0] - ranks[:, 0])
     return np.asarray(
         (cells == suit_cells)
@@ -311,20 +365,22 @@ def upright_in_corner(ranks: np.ndarray, suits: np.ndarray, pitch: int) -> np.nd
     )
 
 
-def card_places(points: np.ndarray, pitch: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For points (n x 2) of the strip of corner cells ``pitch`` pixels apart: the cell
-    (card) number, the corner box (0-3 in ``BOX_PLACES`` order, -1 in a gutter) and the
-    point in the warped card's pixels."""
+def card_places(points: np.ndarray, boxes: Boxes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For points (n x 2) of the strip of cells of corner ``boxes``: the cell (card) number,
+    the corner box (its number in ``boxes.places``, -1 in a gutter) and the point in the
+    warped card's pixels."""
     box_w, box_h = BOX_SIZE
-    cells = (points[:, 0] // pitch).astype(np.int64)
-    x = points[:, 0] - cells * pitch
+    cells = (points[:, 0] // boxes.pitch).astype(np.int64)
+    x = points[:, 0] - cells * boxes.pitch
     y = points[:, 1]
-    second = (x >= box_w + GUTTER) & (x < 2 * box_w + GUTTER)
-    column = np.where(x < box_w, 0, np.where(second, 1, -1))
-    row = np.where(y < box_h, 0, np.where(y >= box_h + GUTTER, 1, -1))
-    corners = np.where((column >= 0) & (row >= 0), 2 * row + column, -1)
-    card_x = x - column * (box_w + GUTTER) + column * (CARD_SIZE[0] - box_w)
-    card_y = y - row * (box_h + GUTTER) + row * (CARD_SIZE[1] - box_h)
+    column = np.minimum(x // (box_w + GUTTER), boxes.columns - 1).astype(np.int64)
+    row = np.where(y < box_h + GUTTER, 0, 1)
+    x_in, y_in = x - column * (box_w + GUTTER), y - row * (box_h + GUTTER)
+    number = row * boxes.columns + column
+    corners = np.where((x_in < box_w) & (y_in < box_h), number, -1)
+    card_row, card_column = np.array(boxes.places, np.float64)[number].T
+    card_x = x_in + card_column * (CARD_SIZE[0] - box_w)
+    card_y = y_in + card_row * (CARD_SIZE[1] - box_h)
     return cells, corners, np.column_stack((card_x, card_y))
 
 
@@ -339,6 +395,16 @@ def is_settled(quad: Quad, reads: Sequence[IndexRead]) -> bool:
         return True
     straight = aspect(quad) <= ASPECT_RANGE[1]
     return straight and max(r.reading.confidence for r in reads) >= SETTLED
+
+
+def shows_jumbo_index(quad: Quad, reads: Sequence[IndexRead]) -> bool:
+    """Whether one of ``reads`` (at the card ``quad``'s index corners) has a rank at least
+    ``JUMBO_READ`` times the glyph size the card implies: a deck with jumbo indices has
+    none at its other two corners (blank corners misread at times), and its large glyphs
+    read surely. (Common indices need all four corners: the whole table at 1080p read both
+    index corners of a 6c as 6s, and the other two outvote that.)"""
+    implied = max(side(quad, n) for n in range(4)) / CARD_PER_GLYPH
+    return any(r.candidate.glyph_size >= JUMBO_READ * implied for r in reads)
 
 
 def corners_apart(reads: Sequence[IndexRead], quad: Quad) -> bool:

@@ -8,15 +8,21 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.bench_cards import synthetic_shots, whole_table_scenes
 from vision.card_corners import (
+    ALL_BOXES,
     BOX_SIZE,
+    CARD_SIZE,
     FEW_CARDS,
     GUTTER,
+    INDEX_BOXES,
     SQUARE_ASPECT,
     CornerReads,
     card_corners,
     card_places,
+    cell_reads,
     paper_gutters,
+    shows_jumbo_index,
     upright_in_corner,
 )
 from vision.cards import CardRecognizer
@@ -58,6 +64,24 @@ def test_a_felt_photo_read_at_its_warped_corners_names_its_cards(shared_data: Pa
     for quad in corners.settled:
         inside = [r for r in corners.reads if inside_quad(r.candidate.center, quad)]
         assert len({r.card for r in inside}) == 1
+
+
+def test_jumbo_indices_are_read_at_the_index_corners_alone(shared_data: Path) -> None:
+    # The felt deck's jumbo indices stand at two corners: read there, no card of club1
+    # needs its other two corners; the common indices of a synthetic whole table do (a 6c
+    # read 6s at both index corners is outvoted there).
+    recognizer = CardRecognizer()
+    photo, _ = felt_photo(shared_data, "club1.jpg")
+    [table] = [s for s in synthetic_shots(whole_table_scenes()) if s.name.startswith("scene5")]
+    for image, jumbo in ((photo, True), (table.image, False)):
+        lit = lit_frame(image, None)
+        outlines = card_outlines(lit)
+        cards = cell_reads(
+            lit.bgr, outlines, lit.white_level, recognizer.model, 0.7, INDEX_BOXES
+        )
+        shown = [shows_jumbo_index(q, reads) for q, reads in zip(outlines, cards, strict=True)]
+        assert len(outlines) >= 8
+        assert all(shown) if jumbo else not any(shown)
 
 
 def test_sideways_felt_cards_are_read_straightened(shared_data: Path) -> None:
@@ -115,21 +139,33 @@ def test_frames_with_few_whole_cards_skip_the_stage(shared_data: Path) -> None:
 
 
 def test_only_pairs_standing_upright_in_one_corner_box_are_kept() -> None:
-    box_w, box_h = BOX_SIZE
-    pitch = 2 * box_w + 30
-    ranks = np.array([[10.0, 10.0], [10.0, 10.0], [10.0, 10.0], [12.0, 2 * box_h - 5.0]])
-    suits = np.array([[12.0, 30.0], [40.0, 15.0], [pitch + 12.0, 30.0], [13.0, 2 * box_h - 30.0]])
-    # Upright at the top left; on its side; in the next card's cell; upside down at the bottom.
-    assert upright_in_corner(ranks, suits, pitch).tolist() == [True, False, False, True]
+    box_h = BOX_SIZE[1]
+    for boxes in (ALL_BOXES, INDEX_BOXES):
+        pitch = boxes.pitch
+        ranks = np.array([[10.0, 10.0], [10.0, 10.0], [10.0, 10.0], [12.0, 2 * box_h - 5.0]])
+        suits = np.array(
+            [[12.0, 30.0], [40.0, 15.0], [pitch + 12.0, 30.0], [13.0, 2 * box_h - 30.0]]
+        )
+        # Upright at the top left; on its side; in the next card's cell; upside down at the
+        # bottom.
+        assert upright_in_corner(ranks, suits, boxes).tolist() == [True, False, False, True]
 
 
 def test_strip_points_map_to_their_card_and_corner() -> None:
     box_w, box_h = BOX_SIZE
-    pitch = 2 * box_w + 30
+    pitch = ALL_BOXES.pitch
     points = np.array([[5.0, 5.0], [pitch + box_w + 20.0, box_h + 20.0], [box_w + 2.0, 5.0]])
-    cells, corners, _ = card_places(points, pitch)
+    cells, corners, card = card_places(points, ALL_BOXES)
     assert cells.tolist() == [0, 1, 0]
     assert corners.tolist() == [0, 3, -1]
+    width, height = CARD_SIZE
+    assert card[1].tolist() == [width - box_w + 20.0 - GUTTER, height - box_h + 20.0 - GUTTER]
+    # The index corners alone: the top left box over the bottom right one.
+    points = np.array([[5.0, 5.0], [INDEX_BOXES.pitch + 5.0, box_h + GUTTER + 5.0]])
+    cells, corners, card = card_places(points, INDEX_BOXES)
+    assert cells.tolist() == [0, 1]
+    assert corners.tolist() == [0, 1]
+    assert card.tolist() == [[5.0, 5.0], [width - box_w + 5.0, height - box_h + 5.0]]
 
 
 def test_small_candidates_on_carpet_get_no_closer_look(shared_data: Path) -> None:
@@ -149,7 +185,7 @@ def test_small_candidates_on_carpet_get_no_closer_look(shared_data: Path) -> Non
 def test_gutters_take_their_card_paper_colour_whatever_they_held() -> None:
     # The strip is not cleared: the gutters' old content must not sway the paper colour.
     box_w, box_h = BOX_SIZE
-    pitch = 2 * box_w + 2 * GUTTER
+    pitch = ALL_BOXES.pitch
     papers = []
     for garbage in (0, 255):
         cells = np.full((2 * box_h + GUTTER, 2, pitch, 3), garbage, np.uint8)
@@ -157,6 +193,6 @@ def test_gutters_take_their_card_paper_colour_whatever_they_held() -> None:
             for top in (0, box_h + GUTTER):
                 for left in (0, box_w + GUTTER):
                     cells[top : top + box_h, cell, left : left + box_w] = colour
-        paper_gutters(cells)
+        paper_gutters(cells, ALL_BOXES)
         papers.append(cells[box_h, :, box_w].tolist())
     assert papers[0] == papers[1] == [[200, 210, 220], [120, 130, 140]]
