@@ -17,7 +17,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from vision.light import darkest_channel
+from vision.light import brightest_channel, darkest_channel
 
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
@@ -416,8 +416,9 @@ def brighter_outlines(
             blurred[region].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU
         )
         _, mask = cv2.threshold(blurred, level, 255, cv2.THRESH_BINARY)
-        crop = frame_bgr[y0:y1, x0:x1]
-        colour = cv2.subtract(crop.max(axis=2), crop.min(axis=2))
+        # Max less min channel (numpy's reductions over the 3 channels of a crop of the
+        # frame took 1.5 ms a region).
+        colour = cv2.subtract(brightest_channel(frame_bgr[y0:y1, x0:x1]), darkest[y0:y1, x0:x1])
         brighter = mask > 0
         parted = region & ~brighter
         if not parted.any() or not brighter.any():
