@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.glyph_reads import IndexRead, read_glyphs
@@ -83,11 +84,14 @@ def closer_look(
     outlines: Sequence[Quad],
     model: GlyphModel,
     min_confidence: float,
+    cloths: Sequence[np.ndarray] = (),
 ) -> list[IndexRead]:
     """The frame's ``reads`` (of its own ``candidates``) with the small glyphs read again
     from their areas enlarged (and small cards' corners sharpened), where the closer look is
-    wanted (see the module)."""
-    small = [c for c in candidates.small if on_card_white(lit, c)]
+    wanted (see the module). Given ``cloths`` (hulls of cloths on a white table), small
+    candidates off them get no closer look: the white table round a cloth is card white,
+    and its specks (surface4: 3 areas, half the stage) are no far card's glyphs."""
+    small = [c for c in candidates.small if on_card_white(lit, c) and on_cloth(c, cloths)]
     small = [c for c, tiny in zip(small, dwarfed(small, reads), strict=True) if not tiny]
     cards = small_cards(outlines)
     corners = unread_corners([spot for _, spots in cards for spot in spots], reads)
@@ -113,6 +117,13 @@ def closer_look(
         first=len(areas) + 1,
     )
     return surer_of_two(closer, read_glyphs(model, fresh, min_confidence), set())
+
+
+def on_cloth(candidate: IndexCandidate, cloths: Sequence[np.ndarray]) -> bool:
+    """Whether ``candidate`` lies on one of ``cloths`` (contours), or there are none."""
+    return not cloths or any(
+        cv2.pointPolygonTest(cloth, candidate.center, False) >= 0 for cloth in cloths
+    )
 
 
 def on_card_white(lit: LitFrame, candidate: IndexCandidate) -> bool:

@@ -151,6 +151,13 @@ def closed_gaps(mask: np.ndarray) -> np.ndarray:
 def find_card_outlines(
     frame_bgr: np.ndarray, darkest: np.ndarray | None = None, longest: float = ASPECT_RANGE[1]
 ) -> list[Quad]:
+    """The outlines of :func:`outlines_and_cloths`."""
+    return outlines_and_cloths(frame_bgr, darkest, longest)[0]
+
+
+def outlines_and_cloths(
+    frame_bgr: np.ndarray, darkest: np.ndarray | None = None, longest: float = ASPECT_RANGE[1]
+) -> tuple[list[Quad], list[np.ndarray]]:
     """Outlines of the cards in ``frame_bgr`` that lie apart from other white things
     (``darkest``: the frame's darkest channel if already at hand), of long side over short
     side from 1 to ``longest``.
@@ -163,7 +170,8 @@ def find_card_outlines(
 
     On a white or pale table (a "card white" region larger than ``TABLE_SHARE`` of the
     frame: the table itself) the cards are also looked for by their edges
-    (:func:`edge_outlines`).
+    (:func:`edge_outlines`). Also given: the four-sided hulls of the cloths lying on such a
+    table (:class:`Shapes`), where the cards are.
     """
     darkest = darkest_channel(frame_bgr) if darkest is None else darkest
     # The blurred darkest channel is both the white mask's and the edge search's.
@@ -181,7 +189,7 @@ def find_card_outlines(
             if white_share(mask, quad) >= EDGE_WHITE
             and not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
         ]
-    return outlines
+    return outlines, shapes.cloths
 
 
 def white_share(mask: np.ndarray, quad: Quad) -> float:

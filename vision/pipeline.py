@@ -38,7 +38,8 @@ from vision.index_reader import Region, index_candidates
 from vision.light import LitFrame
 from vision.observations import CardObservation
 from vision.one_per_card import cards_of, index_reads, joker_templates
-from vision.outline import OBLIQUE_ASPECT, Quad, find_card_outlines
+from vision.outline import OBLIQUE_ASPECT, Quad
+from vision.outline import outlines_and_cloths as outline_stage
 
 #: Readings below this confidence are dropped.
 MIN_CONFIDENCE = 0.7
@@ -71,10 +72,16 @@ def lit_frame(frame_bgr: np.ndarray, gains: tuple[float, float, float] | None) -
 
 
 def card_outlines(lit: LitFrame) -> list[Quad]:
+    """The card-outline stage's whole cards (:func:`outlines_and_cloths`)."""
+    return outlines_and_cloths(lit)[0]
+
+
+def outlines_and_cloths(lit: LitFrame) -> tuple[list[Quad], list[np.ndarray]]:
     """The card-outline stage: whole cards, also those a tilted camera makes look longer
     (up to ``OBLIQUE_ASPECT``; :func:`vision.one_per_card.cards_of` keeps those only while
-    the reads inside agree)."""
-    return find_card_outlines(lit.bgr, lit.darkest, OBLIQUE_ASPECT)
+    the reads inside agree), and the hulls of the cloths lying on a white table
+    (:func:`vision.outline.outlines_and_cloths`)."""
+    return outline_stage(lit.bgr, lit.darkest, OBLIQUE_ASPECT)
 
 
 @dataclass
@@ -141,14 +148,14 @@ class CardReader:
         instead of measuring them on the frame)."""
         watch = Stopwatch()
         lit = watch.run("colour and light", lambda: lit_frame(frame_bgr, gains))
-        outlines = watch.run("card outlines", lambda: card_outlines(lit))
+        outlines, cloths = watch.run("card outlines", lambda: outlines_and_cloths(lit))
         corners = watch.run(
             "card corners",
             lambda: card_corners(
                 lit.bgr, outlines, lit.white_level, self.model, self.min_confidence
             ),
         )
-        reads = self.index_reads(lit, outlines, watch=watch, corners=corners)
+        reads = self.index_reads(lit, outlines, watch=watch, corners=corners, cloths=cloths)
         cards = watch.run("one read per card", lambda: self.cards(lit, reads, outlines))
         return CardReads(cards, reads, lit, outlines, watch.times)
 
@@ -160,12 +167,14 @@ class CardReader:
         white_level: float | None = None,
         watch: Stopwatch | None = None,
         corners: CornerReads | None = None,
+        cloths: Sequence[np.ndarray] = (),
     ) -> list[IndexRead]:
         """The settled index reads of ``lit`` (or of ``region`` of it): the candidate,
         glyph-read and closer-look stages and the first step of the last one (timed on
         ``watch``). ``outlines`` are the whole cards whose corners may call for a closer look;
         ``corners``: what the card-corner stage read, whose reads join the glyph reads and
-        whose settled cards the candidate search and the closer look leave out."""
+        whose settled cards the candidate search and the closer look leave out; ``cloths``:
+        where the cards lie on a white table (the closer look leaves out the table)."""
         watch = Stopwatch() if watch is None else watch
         corners = CornerReads([], []) if corners is None else corners
         left_out = corners.settled
@@ -180,7 +189,9 @@ class CardReader:
         open_outlines = [quad for quad in outlines if quad not in left_out]
         reads = watch.run(
             "closer look",
-            lambda: closer_look(lit, found, reads, open_outlines, self.model, self.min_confidence),
+            lambda: closer_look(
+                lit, found, reads, open_outlines, self.model, self.min_confidence, cloths
+            ),
         )
         return watch.run("one read per card", lambda: index_reads(reads))
 

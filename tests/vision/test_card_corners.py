@@ -26,11 +26,11 @@ from vision.card_corners import (
     upright_in_corner,
 )
 from vision.cards import CardRecognizer
-from vision.closer_look import on_card_white
+from vision.closer_look import on_card_white, on_cloth
 from vision.imageio import read_image
 from vision.index_reader import index_candidates
 from vision.outline import aspect, inside_quad
-from vision.pipeline import STAGES, card_outlines, lit_frame
+from vision.pipeline import STAGES, card_outlines, lit_frame, outlines_and_cloths
 
 FELT = Path("cards") / "photos-webcam-felt"
 
@@ -180,6 +180,19 @@ def test_small_candidates_on_carpet_get_no_closer_look(shared_data: Path) -> Non
     on_cards = [c for c in small if 820 < c.center[0] < 920 and 90 < c.center[1] < 190]
     assert on_cards
     assert all(on_card_white(lit, c) for c in on_cards)
+
+
+def test_specks_on_the_white_table_round_a_cloth_get_no_closer_look(shared_data: Path) -> None:
+    photo, _ = felt_photo(shared_data, "surface4.jpg")
+    lit = lit_frame(photo, None)
+    _, cloths = outlines_and_cloths(lit)
+    small = [c for c in index_candidates(lit).small if on_card_white(lit, c)]
+    # The white table at the bottom right, beyond the cloth: card white, but no card.
+    table = [c for c in small if c.center[0] > 900 and c.center[1] > 600]
+    assert len(cloths) == 1 and len(table) >= 5
+    assert not any(on_cloth(c, cloths) for c in table)
+    assert any(on_cloth(c, cloths) for c in small)
+    assert all(on_cloth(c, []) for c in table)
 
 
 def test_gutters_take_their_card_paper_colour_whatever_they_held() -> None:
