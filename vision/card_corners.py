@@ -92,8 +92,10 @@ def card_corners(
 ) -> CornerReads:
     """The corner reads of the whole cards ``outlines`` of ``frame_bgr`` (see the module)
     (none with fewer than ``FEW_CARDS``). Each card's index corners are read first
-    (``INDEX_BOXES``); a card that shows no jumbo index there (:func:`shows_jumbo_index`) is
-    read again at all four corners (``ALL_BOXES``), as before. A card whose
+    (``INDEX_BOXES``); a card read there but with no jumbo index (:func:`shows_jumbo_index`)
+    is read again at all four corners (``ALL_BOXES``), as before (a card with no read at its
+    index corners is left to the frame's search and the closer look: a second strip for
+    heart3's unread Qh cost more than it gave). A card whose
     outline is about square (``SQUARE_ASPECT``) and that is not settled is read once more
     turned a quarter (its corners taken from the next one on): a card foreshortened that
     much shows no short side, and the warp may have stood it on its long side."""
