@@ -11,6 +11,7 @@ picture.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -221,8 +222,25 @@ def white_share(card_grey: np.ndarray) -> float:
     shaded half count as print, and not in the dark (under ``BLANK_FLOOR`` of the card's
     brightest)."""
     local = cv2.dilate(card_grey, np.ones((BLANK_WINDOW, BLANK_WINDOW), np.uint8))
-    bright = float(np.percentile(card_grey, 95))
+    bright = percentile_of(card_grey, 95)
     return float(np.mean((card_grey >= 0.8 * local) & (local >= BLANK_FLOOR * bright)))
+
+
+def percentile_of(grey: np.ndarray, q: float) -> float:
+    """``np.percentile(grey, q)`` (linear) of a ``uint8`` image, from its histogram: the same
+    value at a fraction of the cost on a small card image (numpy's own is 40 us there).
+
+    >>> grey = np.random.default_rng(5).integers(0, 256, (52, 36), dtype=np.uint8)
+    >>> all(percentile_of(grey, q) == np.percentile(grey, q) for q in (0, 33, 95, 99.9, 100))
+    True
+    """
+    position = (grey.size - 1) * (q / 100)
+    below = math.floor(position)
+    cumulative = np.cumsum(np.bincount(grey.ravel(), minlength=256))
+    # The sorted pixels' values at ``below`` and the next place (numpy's lerp of the two).
+    low, high = np.searchsorted(cumulative, [below, min(below + 1, grey.size - 1)], "right")
+    gamma, step = position - below, float(high - low)
+    return float(high) - step * (1 - gamma) if gamma >= 0.5 else float(low) + step * gamma
 
 
 def joker_score(card_grey: np.ndarray, templates: np.ndarray) -> float:
