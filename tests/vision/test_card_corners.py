@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from benchmarks.bench_cards import synthetic_shots, whole_table_scenes
@@ -193,6 +194,18 @@ def test_specks_on_the_white_table_round_a_cloth_get_no_closer_look(shared_data:
     assert not any(on_cloth(c, cloths) for c in table)
     assert any(on_cloth(c, cloths) for c in small)
     assert all(on_cloth(c, []) for c in table)
+
+
+def test_a_card_on_the_white_table_outside_the_cloth_is_read(shared_data: Path) -> None:
+    # heart2's As lies on the white table at the frame's right edge, its index 89 px off
+    # the cloth: only the frame's own candidate search reads it (no outline, no closer look),
+    # so that search must keep looking at the table round a cloth.
+    photo, names = felt_photo(shared_data, "heart2.jpg")
+    _, cloths = outlines_and_cloths(lit_frame(photo, None))
+    seen = [c for c in CardRecognizer().recognize(photo) if c.card == "As"]
+    assert "As" in names and len(cloths) == 1 and len(seen) == 1
+    assert not seen[0].unsure and np.hypot(seen[0].index[0] - 1255, seen[0].index[1] - 646) < 5
+    assert cv2.pointPolygonTest(cloths[0], seen[0].index, True) < -80
 
 
 def test_gutters_take_their_card_paper_colour_whatever_they_held() -> None:
