@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache, cached_property
+from functools import cache
 
 import cv2
 import numpy as np
@@ -119,10 +119,9 @@ class IndexCandidate:
     rank_grey: np.ndarray | None = None
     suit_grey: np.ndarray | None = None
 
-    @cached_property
+    @property
     def center(self) -> tuple[float, float]:
-        """The centre of the index (between the rank and the suit; worked out once, asked
-        for some 700 times a felt frame)."""
+        """The centre of the index (between the rank and the suit)."""
         return (
             (self.rank_center[0] + self.suit_center[0]) / 2,
             (self.rank_center[1] + self.suit_center[1]) / 2,
