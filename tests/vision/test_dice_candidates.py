@@ -1,5 +1,5 @@
-"""The candidate settings of dice rounds 10-12 (``vision.dice.JOINED``) on real photos, and
-the shared pip masks."""
+"""The candidate settings of dice rounds 10-13 (the defaults since round 13) against those
+shipped before (``unjoined``) on real photos, and the shared pip masks."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import cv2
 import pytest
 
 from tests.image_files import image_at
-from vision.dice import JOINED, DiceSettings, candidates
+from vision.dice import CANDIDATE_SETTINGS, DiceSettings, candidates
 from vision.dice_faces import channels, contrast_masks
 from vision.dice_labels import load_source
 
@@ -25,17 +25,17 @@ def right_counts(shared_data: Path, source: str, name: str, settings: DiceSettin
 
 
 @pytest.mark.parametrize(
-    ("source", "name", "main", "joined"),
+    ("source", "name", "unjoined", "joined"),
     [
         ("photos-coloured", "IMG_20191209_100728.jpg", 2, 5),  # marbled dice: pips on 21 px
         ("photos-assorted", "43.jpg", 1, 6),  # dice broken into pieces, joined by the closing
     ],
 )
 def test_joined_candidates_count_more_dice_right(
-    shared_data: Path, source: str, name: str, main: int, joined: int
+    shared_data: Path, source: str, name: str, unjoined: int, joined: int
 ) -> None:
-    assert right_counts(shared_data, source, name, DiceSettings()) == main
-    assert right_counts(shared_data, source, name, JOINED) == joined
+    assert right_counts(shared_data, source, name, CANDIDATE_SETTINGS["unjoined"]) == unjoined
+    assert right_counts(shared_data, source, name, DiceSettings()) == joined
 
 
 @pytest.mark.parametrize("block", [21, 31])
