@@ -1,7 +1,7 @@
 """How good the dice reader's candidates are, per photo source, without training a reader:
 ``python -m benchmarks.dice_candidates [--step N] [--candidates NAME]`` (every ``N``-th photo,
 default 3; the candidate settings of :data:`vision.dice.CANDIDATE_SETTINGS` called ``NAME``,
-default ``main``, the shipped ones).
+default ``joined``, the shipped ones).
 
 For each source: the **right-count share** (labelled dice with a face candidate within
 matching reach whose pip count is the labelled value: what the reader can read from its
@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Print the candidate counts per source and the CPU time taken."""
     args = list(argv or ())
     step = int(args[args.index("--step") + 1]) if "--step" in args else 3
-    name = args[args.index("--candidates") + 1] if "--candidates" in args else "main"
+    name = args[args.index("--candidates") + 1] if "--candidates" in args else "joined"
     if name not in CANDIDATE_SETTINGS:
         print(f"dice candidates: no candidate settings {name!r}; one of {list(CANDIDATE_SETTINGS)}")
         return

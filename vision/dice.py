@@ -82,8 +82,10 @@ class DiceSettings:
     many pip diameters outside its body. ``max_scale``: how far a small body may be enlarged.
     ``merge``: candidates closer than this many pip diameters are one die. ``edge_margin``:
     faces with a pip closer than this many pip diameters to the frame edge are dropped.
-    ``report_floor``: faces less likely than this are not reported. ``faces``: the pip and
-    face settings.
+    ``report_floor``: faces less likely than this are not reported. ``proposals_last``: a
+    body proposal is reported only where no face candidate of its die is (the face's pips are
+    measured; from a leaning die's whole picture the reader may read a side face). ``faces``:
+    the pip and face settings.
     """
 
     body_contrast: float = 22.0
@@ -92,20 +94,25 @@ class DiceSettings:
     merge: float = 3.0
     edge_margin: float = 1.0
     report_floor: float = 0.5
-    body_join: int = 0
-    off_body: float = 1.0
+    proposals_last: bool = True
+    body_join: int = 13
+    off_body: float = 3.0
     faces: FaceSettings = field(default_factory=FaceSettings)
 
 
-JOINED = DiceSettings(
-    body_join=13,
-    off_body=3.0,
-    faces=FaceSettings(pip_block=21, wide_block=31, ring_radius=1.8, pip_roundness=0.35),
+UNJOINED = DiceSettings(
+    proposals_last=False,
+    body_join=0,
+    off_body=1.0,
+    faces=FaceSettings(pip_block=31, wide_block=0, ring_radius=2.2, pip_roundness=0.45),
 )
-"""Candidates of rounds 10-12: pips on a 21 px threshold block measured on a 31 px one, rings
-at 1.8 pip radii, rounder than 0.35; body pieces joined by a 13 px closing, touching dice
-also proposed piece by piece, faces up to 3 pip diameters off their body."""
-CANDIDATE_SETTINGS = {"main": DiceSettings(), "joined": JOINED}
+"""The settings shipped until round 12: pips on a 31 px threshold block, rings at 2.2 pip
+radii, rounder than 0.45; bodies as found, faces within one pip diameter of their body, and a
+die's likeliest read standing, a face's or a body proposal's. The defaults since round 13
+(rounds 10-13): pips on a 21 px block measured on a 31 px one, rings at 1.8 pip radii,
+rounder than 0.35; body pieces joined by a 13 px closing, touching dice also proposed piece
+by piece, faces up to 3 pip diameters off their body; body proposals last."""
+CANDIDATE_SETTINGS = {"joined": DiceSettings(), "unjoined": UNJOINED}
 """The candidate settings the benchmarks and the training can be run with, by name."""
 
 
@@ -156,15 +163,19 @@ def choose(
 ) -> list[DieObservation]:
     """For each die, the likeliest read of its candidates (the value the model finds most
     likely, not the pip count), at least ``report_floor`` likely, left to right; ``unsure``
-    below ``sure``."""
+    below ``sure``. With ``proposals_last``, a die's face candidates are taken before its
+    body proposals, whatever their likelihoods."""
     values = probabilities[:, 1:].argmax(axis=1) + 1
     likelihoods = probabilities[np.arange(len(found)), values]
     dice: list[DieObservation] = []
     kept: list[Candidate] = []
-    for index in np.argsort(-likelihoods, kind="stable"):
+    order = np.argsort(-likelihoods, kind="stable")
+    if settings.proposals_last:  # stable: each kind stays likeliest first
+        order = order[np.argsort([not found[i].pip_count for i in order], kind="stable")]
+    for index in order:
         candidate, likelihood = found[index], float(likelihoods[index])
         if likelihood < settings.report_floor:
-            break
+            continue
         if any(_same_die(candidate, other, settings.merge) for other in kept):
             continue
         kept.append(candidate)
@@ -303,19 +314,37 @@ def _bodies(lab: Image, settings: DiceSettings) -> list[_Body]:
     bodies, labels = _regions(
         cv2.morphologyEx(mask, cv2.MORPH_CLOSE, join), settings.min_body_area
     )
-    pieces: dict[int, list[_Body]] = {}
-    for piece in _regions(mask, PIECE_AREAS * settings.min_body_area)[0].values():
-        column, row = piece.contour[0, 0]  # a pixel of the piece, so of its joined body
-        pieces.setdefault(int(labels[row, column]), []).append(piece)
-    return [
-        replace(body, pieces=tuple(pieces[index])) if len(pieces.get(index, ())) > 1 else body
-        for index, body in bodies.items()
-    ]
+    least_piece = PIECE_AREAS * settings.min_body_area
+    joined = []
+    for index, body in bodies.items():
+        if body.area < 2 * least_piece:  # too small to hold two pieces
+            joined.append(body)
+            continue
+        pieces = _pieces(mask, labels, index, body.box, least_piece)
+        joined.append(replace(body, pieces=tuple(pieces)) if len(pieces) > 1 else body)
+    return joined
 
 
-def _regions(mask: Image, least_area: int) -> tuple[dict[int, _Body], Image]:
-    """The connected regions of ``mask`` of at least ``least_area`` pixels by label, and the
-    label image."""
+def _pieces(
+    mask: Image, labels: Image, index: int, box: tuple[int, int, int, int], least_area: int
+) -> list[_Body]:
+    """The regions of ``mask`` of at least ``least_area`` pixels inside the joined body
+    ``index`` of ``labels`` (boxed by ``box``), in the order labelling the whole mask gives:
+    the closing only adds pixels, so each region of the mask lies wholly in one joined body,
+    and labelling the body's box alone finds them. The box starts at even coordinates: OpenCV
+    labels 2x2 blocks, so the regions are numbered as in the whole mask."""
+    x0, y0, box_w, box_h = box
+    x0, y0, box_w, box_h = x0 - x0 % 2, y0 - y0 % 2, box_w + x0 % 2, box_h + y0 % 2
+    inside = labels[y0 : y0 + box_h, x0 : x0 + box_w] == index
+    region = np.where(inside, mask[y0 : y0 + box_h, x0 : x0 + box_w], 0).astype(np.uint8)
+    return list(_regions(region, least_area, (x0, y0))[0].values())
+
+
+def _regions(
+    mask: Image, least_area: int, origin: tuple[int, int] = (0, 0)
+) -> tuple[dict[int, _Body], Image]:
+    """The connected regions of ``mask`` of at least ``least_area`` pixels by label (in frame
+    pixels, ``mask``'s top left corner at ``origin``), and the label image."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     bodies = {}
     for index in range(1, count):
@@ -325,11 +354,12 @@ def _regions(mask: Image, least_area: int) -> tuple[dict[int, _Body], Image]:
         x0, y0, box_w, box_h = (int(v) for v in stats[index, :4])
         region = (labels[y0 : y0 + box_h, x0 : x0 + box_w] == index).astype(np.uint8)
         outlines, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        contour = max(outlines, key=cv2.contourArea) + np.array([x0, y0], np.int32)
+        left, top = x0 + origin[0], y0 + origin[1]
+        contour = max(outlines, key=cv2.contourArea) + np.array([left, top], np.int32)
         _, (side_a, side_b), _ = cv2.minAreaRect(contour)
         side, long_side = max(min(side_a, side_b), 4.0), max(side_a, side_b, 4.0)
         die_like = long_side < 1.6 * side and area > 0.6 * side * long_side
-        bodies[index] = _Body(contour, (x0, y0, box_w, box_h), side, area, die_like)
+        bodies[index] = _Body(contour, (left, top, box_w, box_h), side, area, die_like)
     return bodies, labels
 
 

@@ -51,13 +51,13 @@ class FaceSettings:
     """
 
     pip_contrast: float = 12.0
-    pip_block: int = 31
-    wide_block: int = 0
+    pip_block: int = 21
+    wide_block: int = 31
     wide_growth: float = 2.0
-    ring_radius: float = 2.2
+    ring_radius: float = 1.8
     ring_contrast: float = 30.0
     ring_fraction: float = 0.6
-    pip_roundness: float = 0.45
+    pip_roundness: float = 0.35
     roundness_drop: float = 0.25
     link: float = 3.4
     link_shade: float = 16.0
@@ -141,11 +141,7 @@ def faces_in_planes(planes: Sequence[Image], settings: FaceSettings) -> list[Fac
         )
         for side, polarity in enumerate((1, -1)):
             flipped = channel if polarity == 1 else cv2.bitwise_not(channel)
-            pips = [
-                p
-                for p in find_pips(flipped, narrow[side], wide and wide[side], settings)
-                if p.ring_share >= settings.ring_fraction and p.roundness > settings.pip_roundness
-            ]
+            pips = find_pips(flipped, narrow[side], wide and wide[side], settings)
             faces.extend(_faces(pips, polarity, channel_index, settings))
     return faces
 
@@ -177,7 +173,9 @@ def find_pips(
 ) -> list[Pip]:
     """Dark, round, filled blobs of ``mask`` (dark in ``channel``) with a ring of brighter
     face around them (measured for all blobs at once: shape from pixel moments, rings by
-    sampling), their areas measured on ``wide_mask`` where given (:func:`_wide_areas`)."""
+    sampling), rounder than ``pip_roundness`` and ringed on ``ring_fraction`` of the ring,
+    their areas measured on ``wide_mask`` where given (:func:`_wide_areas`). Each test
+    leaves out blobs before the costlier measurements that follow it."""
     blobs = _Blobs.of(mask)
     areas = blobs.total()
     widths, heights = blobs.extent(blobs.columns), blobs.extent(blobs.rows)
@@ -193,7 +191,8 @@ def find_pips(
     mean_x, mean_y = blobs.total(blobs.x) / present, blobs.total(blobs.y) / present
     minor, major = _axes(blobs, mean_x, mean_y, areas)
     filled = areas / (4.0 * math.pi * np.sqrt(minor * major)) >= 0.7
-    chosen = np.nonzero(sized & filled)[0]
+    round_enough = np.sqrt(minor / major) > settings.pip_roundness
+    chosen = np.nonzero(sized & filled & round_enough)[0]
     xs, ys = mean_x[chosen], mean_y[chosen]
     pip_areas = areas[chosen]
     if wide_mask is not None:
@@ -201,7 +200,10 @@ def find_pips(
     radii = np.sqrt(pip_areas / math.pi)
     ring_radii = settings.ring_radius * radii
     share, ring, centre = _rings(channel, xs, ys, ring_radii, settings.ring_contrast)
-    level = _median(ring)
+    ringed = share >= settings.ring_fraction
+    chosen, xs, ys, radii = chosen[ringed], xs[ringed], ys[ringed], radii[ringed]
+    pip_areas, share, centre = pip_areas[ringed], share[ringed], centre[ringed]
+    level = _median(ring[ringed])
     wide, _, _ = _rings(
         channel, xs, ys, 2.6 * radii, settings.ring_contrast, samples=2 * RING_SAMPLES
     )

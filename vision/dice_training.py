@@ -1,7 +1,7 @@
 """Train the dice reader and the die detector: ``python -m vision.dice_training [DATA]
 [--scenes N] [--reader-only] [--candidates NAME]`` (needs PyTorch, the optional ``train``
-extra, for the CNN; ``NAME`` one of :data:`vision.dice.CANDIDATE_SETTINGS`, default ``main``,
-the shipped candidate settings).
+extra, for the CNN; ``NAME`` one of :data:`vision.dice.CANDIDATE_SETTINGS`, default
+``joined``, the shipped candidate settings).
 
 The training rows are the candidate faces (:func:`vision.dice.candidates`) found in
 synthetic scenes (:mod:`vision.dice_scenes`, seeded) and, optionally, in labelled photos and
@@ -294,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--candidates",
         choices=sorted(CANDIDATE_SETTINGS),
-        default="main",
+        default="joined",
         help="candidate settings by name",
     )
     args = parser.parse_args(argv)

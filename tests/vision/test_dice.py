@@ -19,7 +19,7 @@ from vision.dice_labels import score as score_photo
 from vision.observations import DieObservation
 
 # Guards against regressions a little below what the benchmark measures (the goal is 98 %).
-MIN_RIGHT = 0.98  # measured 98.4 %
+MIN_RIGHT = 0.98  # measured 98.2 %
 MAX_FALSE = 0.05  # false reports per labelled die
 MAX_SURE_WRONG = 0.01  # wrong sure reads per sure read
 

@@ -1,15 +1,17 @@
-"""The candidate settings of dice rounds 10-12 (``vision.dice.JOINED``) on real photos, and
-the shared pip masks."""
+"""The candidate settings of dice rounds 10-13 (the defaults since round 13) against those
+shipped before (``unjoined``) on real photos, the shared pip masks and the joined bodies'
+pieces."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from tests.image_files import image_at
-from vision.dice import JOINED, DiceSettings, candidates
+from vision.dice import CANDIDATE_SETTINGS, DiceSettings, candidates
 from vision.dice_faces import channels, contrast_masks
 from vision.dice_labels import load_source
 
@@ -25,17 +27,17 @@ def right_counts(shared_data: Path, source: str, name: str, settings: DiceSettin
 
 
 @pytest.mark.parametrize(
-    ("source", "name", "main", "joined"),
+    ("source", "name", "unjoined", "joined"),
     [
         ("photos-coloured", "IMG_20191209_100728.jpg", 2, 5),  # marbled dice: pips on 21 px
         ("photos-assorted", "43.jpg", 1, 6),  # dice broken into pieces, joined by the closing
     ],
 )
 def test_joined_candidates_count_more_dice_right(
-    shared_data: Path, source: str, name: str, main: int, joined: int
+    shared_data: Path, source: str, name: str, unjoined: int, joined: int
 ) -> None:
-    assert right_counts(shared_data, source, name, DiceSettings()) == main
-    assert right_counts(shared_data, source, name, JOINED) == joined
+    assert right_counts(shared_data, source, name, CANDIDATE_SETTINGS["unjoined"]) == unjoined
+    assert right_counts(shared_data, source, name, DiceSettings()) == joined
 
 
 @pytest.mark.parametrize("block", [21, 31])
@@ -50,3 +52,30 @@ def test_contrast_masks_are_the_adaptive_thresholds_of_both_polarities(
                 plane, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 12.0
             )
             assert (mask == expected).all()
+
+
+def test_joined_pieces_are_the_whole_masks_regions_in_its_order(shared_data: Path) -> None:
+    """The pieces of each joined body, labelled in its box alone, are the regions a labelling
+    of the whole body mask finds in it, in the same order (the candidates depend on it; on
+    this photo a box started at an odd row numbers two pieces the other way round)."""
+    from vision.dice import PIECE_AREAS, _bodies, _regions, body_mask
+
+    settings = DiceSettings()
+    image = image_at(shared_data / "dice" / "photos-coloured" / "IMG_20191208_111304.jpg")
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)  # 640x640: read at this size
+    mask = body_mask(lab, settings)
+    join = np.ones((settings.body_join, settings.body_join), np.uint8)
+    _, joined_labels = cv2.connectedComponents(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, join))
+    whole = list(_regions(mask, PIECE_AREAS * settings.min_body_area)[0].values())
+
+    def label(contour: np.ndarray) -> int:
+        column, row = contour[0, 0]
+        return int(joined_labels[row, column])
+
+    joined = [body for body in _bodies(lab, settings) if body.pieces]
+    assert sum(len(body.pieces) for body in joined) >= 4
+    for body in joined:
+        expected = [region for region in whole if label(region.contour) == label(body.contour)]
+        assert [(p.box, p.contour.tolist()) for p in body.pieces] == [
+            (r.box, r.contour.tolist()) for r in expected
+        ]
