@@ -6,7 +6,8 @@ default ``joined``, the shipped ones).
 For each source: the **right-count share** (labelled dice with a face candidate within
 matching reach whose pip count is the labelled value: what the reader can read from its
 pips), the **reach** (labelled dice with any candidate within reach, body proposals too),
-and the candidates per photo (the reader's cost grows with them). A change to how bodies,
+the candidates per photo (the reader's cost grows with them) and how many lie within reach
+of a polyhedral die (the reader must read them as "not a die"). A change to how bodies,
 pips or faces are found can be judged by these in a minute; the reads need the reader
 trained again (``python -m vision.dice_training --reader-only``).
 """
@@ -29,19 +30,22 @@ from vision.dice_training import Seen, see
 @dataclass
 class CandidateCounts:
     """Over the labelled dice of one source: how many, how many have a candidate within
-    reach, how many a face candidate of the right pip count; photos and candidates seen."""
+    reach, how many a face candidate of the right pip count; photos and candidates seen, and
+    the candidates within reach of a polyhedral die."""
 
     dice: int = 0
     reached: int = 0
     right_count: int = 0
     photos: int = 0
     candidates: int = 0
+    on_polyhedral: int = 0
 
     def add(self, one: Seen) -> None:
         """Count the labelled dice and candidates of one photo."""
         photo = one.photo
         self.photos += 1
         self.candidates += len(one.found)
+        self.on_polyhedral += sum(photo.near(photo.polyhedral, *c.center) for c in one.found)
         for die in photo.dice:
             near = [c for c in one.found if photo.matches(die, *c.center)]
             self.dice += 1
@@ -55,6 +59,7 @@ class CandidateCounts:
             f"dice candidates: {source:16} right count {self.right_count}/{self.dice} ="
             f" {self.right_count / dice:.1%}; reach {self.reached / dice:.1%};"
             f" {self.candidates / max(self.photos, 1):.1f} candidates per photo"
+            + (f", {self.on_polyhedral} on polyhedral dice" if self.on_polyhedral else "")
         )
 
 

@@ -51,6 +51,7 @@ from vision.dice_faces import (
     faces_in_planes,
 )
 from vision.dice_model import Reader, body_features, face_features, face_patch, patch_at
+from vision.dice_pip_colours import colour_axis_faces
 from vision.observations import DieObservation
 
 Image = npt.NDArray[Any]
@@ -112,7 +113,17 @@ die's likeliest read standing, a face's or a body proposal's. The defaults since
 (rounds 10-13): pips on a 21 px block measured on a 31 px one, rings at 1.8 pip radii,
 rounder than 0.35; body pieces joined by a 13 px closing, touching dice also proposed piece
 by piece, faces up to 3 pip diameters off their body; body proposals last."""
-CANDIDATE_SETTINGS = {"joined": DiceSettings(), "unjoined": UNJOINED}
+COLOURS = replace(DiceSettings(), faces=replace(FaceSettings(), pip_colours=2))
+"""The defaults and up to two searches per crop along the colour axes of faces found there
+(round 13b: pips on marbled bodies)."""
+COLOURS_3 = replace(COLOURS, faces=replace(COLOURS.faces, pip_colours=3))
+"""``COLOURS`` with three colour-axis searches per crop (round 13b)."""
+CANDIDATE_SETTINGS = {
+    "joined": DiceSettings(),
+    "unjoined": UNJOINED,
+    "colours": COLOURS,
+    "colours3": COLOURS_3,
+}
 """The candidate settings the benchmarks and the training can be run with, by name."""
 
 
@@ -232,6 +243,9 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
         )
         planes = channels(crop)
         faces = faces_in_planes(planes, settings.faces)
+        if settings.faces.pip_colours:
+            more_planes, more_faces = colour_axis_faces(crop, faces, len(planes), settings.faces)
+            planes, faces = planes + more_planes, faces + more_faces
         centres = [(left + f.center[0] / zoom, top + f.center[1] / zoom) for f in faces]
         if body.die_like and not _box_at_edge(body.box, (width, height)):
             found.extend(_body_proposals(lightness, body, zoom, len(faces), scale))

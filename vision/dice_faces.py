@@ -48,6 +48,8 @@ class FaceSettings:
     ``face_shade``: a pip whose surroundings are this much darker than the brightest of its
     group is on a side face. ``pattern_tolerance`` (in pip diameters) and ``max_dropped``: a
     group not laid out like a die face loses up to ``max_dropped`` pips to become one.
+    ``pip_colours``: when not 0, up to this many more searches per crop, each along the colour
+    axis of a face found (:mod:`vision.dice_pip_colours`: pips on marbled bodies).
     """
 
     pip_contrast: float = 12.0
@@ -67,6 +69,7 @@ class FaceSettings:
     max_dropped: int = 2
     min_pip_area: int = 12
     max_pip_area: int = 900
+    pip_colours: int = 0
 
 
 @dataclass(frozen=True)

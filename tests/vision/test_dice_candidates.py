@@ -1,9 +1,10 @@
-"""The candidate settings of dice rounds 10-13 (the defaults since round 13) against those
-shipped before (``unjoined``) on real photos, the shared pip masks and the joined bodies'
-pieces."""
+"""The candidate settings of dice rounds 10-13b (the defaults since round 13, ``COLOURS``)
+against those shipped before (``unjoined``) on real photos, the shared pip masks, the joined
+bodies' pieces and the colour-axis pips."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import cv2
@@ -11,9 +12,10 @@ import numpy as np
 import pytest
 
 from tests.image_files import image_at
-from vision.dice import CANDIDATE_SETTINGS, DiceSettings, candidates
-from vision.dice_faces import channels, contrast_masks
+from vision.dice import CANDIDATE_SETTINGS, COLOURS, DiceSettings, candidates
+from vision.dice_faces import channels, contrast_masks, faces_in_planes
 from vision.dice_labels import load_source
+from vision.dice_pip_colours import colour_axis_faces
 
 
 def right_counts(shared_data: Path, source: str, name: str, settings: DiceSettings) -> int:
@@ -38,6 +40,40 @@ def test_joined_candidates_count_more_dice_right(
 ) -> None:
     assert right_counts(shared_data, source, name, CANDIDATE_SETTINGS["unjoined"]) == unjoined
     assert right_counts(shared_data, source, name, DiceSettings()) == joined
+
+
+@pytest.mark.parametrize(
+    ("source", "name", "joined", "colours"),
+    [
+        ("photos-coloured", "IMG_20191208_111228.jpg", 17, 20),  # marbled, red pips on blue
+        ("photos-assorted", "24.jpg", 5, 9),
+    ],
+)
+def test_colour_axis_candidates_count_more_dice_right(
+    shared_data: Path, source: str, name: str, joined: int, colours: int
+) -> None:
+    assert right_counts(shared_data, source, name, DiceSettings()) == joined
+    assert right_counts(shared_data, source, name, COLOURS) == colours
+
+
+def test_colour_axis_faces_are_new_counts_in_planes_of_their_own(shared_data: Path) -> None:
+    image = image_at(shared_data / "dice" / "photos-coloured" / "IMG_20191208_111228.jpg")
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    planes = channels(lab)
+    found = faces_in_planes(planes, COLOURS.faces)
+    more_planes, more_faces = colour_axis_faces(lab, found, len(planes), COLOURS.faces)
+    # two seeds: a three of light pips in lightness (its axis is lightness, searched already)
+    # and a six, whose axis mixes lightness and colour
+    assert len(more_planes) == 1
+    assert more_planes[0].shape == planes[0].shape
+    assert len(more_faces) == 10
+    assert {face.channel for face in more_faces} == {3}
+    for face in more_faces:
+        assert not any(
+            other.value == face.value
+            and math.dist(other.center, face.center) < other.pip_diameter
+            for other in found
+        )
 
 
 @pytest.mark.parametrize("block", [21, 31])
