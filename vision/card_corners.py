@@ -190,7 +190,13 @@ def large_enough(quad: Quad) -> bool:
     passed on only then: a smaller card's strokes are under a pixel wide, and its corners
     misread by a little (the whole table at 1080p: a 2c read 2s at 0.76) are better read
     by the sharpened closer look."""
-    return max(side(quad, n) for n in range(4)) >= SHARP_GLYPH * CARD_PER_GLYPH
+    return implied_glyph(quad) >= SHARP_GLYPH
+
+
+def implied_glyph(quad: Quad) -> float:
+    """The glyph size (pixels) the card ``quad`` implies: its longest side over
+    ``CARD_PER_GLYPH``."""
+    return max(side(quad, n) for n in range(4)) / CARD_PER_GLYPH
 
 
 #: The warped card's corners (clockwise from the top left; a quad's first edge is a short side).
@@ -405,7 +411,7 @@ def shows_jumbo_index(quad: Quad, reads: Sequence[IndexRead]) -> bool:
     none at its other two corners (blank corners misread at times), and its large glyphs
     read surely. (Common indices need all four corners: the whole table at 1080p read both
     index corners of a 6c as 6s, and the other two outvote that.)"""
-    implied = max(side(quad, n) for n in range(4)) / CARD_PER_GLYPH
+    implied = implied_glyph(quad)
     return any(r.candidate.glyph_size >= JUMBO_READ * implied for r in reads)
 
 

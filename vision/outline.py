@@ -435,15 +435,7 @@ def brighter_outlines(
             continue
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
         quads = shapes_in(mask, longest, frame_width * frame_height).outlines
-        found += [
-            (
-                (qx0 + x0, qy0 + y0),
-                (qx1 + x0, qy1 + y0),
-                (qx2 + x0, qy2 + y0),
-                (qx3 + x0, qy3 + y0),
-            )
-            for (qx0, qy0), (qx1, qy1), (qx2, qy2), (qx3, qy3) in quads
-        ]
+        found += [shifted(quad, x0, y0) for quad in quads]
     return found
 
 
