@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import cv2
 
 from benchmarks.bench_dice import DATA
-from vision.dice import CANDIDATE_SETTINGS, DiceSettings
+from vision.dice import CANDIDATE_SETTINGS, SHIPPED_CANDIDATES, DiceSettings
 from vision.dice_labels import SOURCES, load_source
 from vision.dice_training import Seen, see
 
@@ -78,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Print the candidate counts per source and the CPU time taken."""
     args = list(argv or ())
     step = int(args[args.index("--step") + 1]) if "--step" in args else 3
-    name = args[args.index("--candidates") + 1] if "--candidates" in args else "joined"
+    name = args[args.index("--candidates") + 1] if "--candidates" in args else SHIPPED_CANDIDATES
     if name not in CANDIDATE_SETTINGS:
         print(f"dice candidates: no candidate settings {name!r}; one of {list(CANDIDATE_SETTINGS)}")
         return

@@ -118,8 +118,10 @@ COLOURS = replace(DiceSettings(), faces=replace(FaceSettings(), pip_colours=2))
 (round 13b: pips on marbled bodies)."""
 COLOURS_3 = replace(COLOURS, faces=replace(COLOURS.faces, pip_colours=3))
 """``COLOURS`` with three colour-axis searches per crop (round 13b)."""
+SHIPPED_CANDIDATES = "joined"
+"""The name of the shipped (default) settings in :data:`CANDIDATE_SETTINGS`."""
 CANDIDATE_SETTINGS = {
-    "joined": DiceSettings(),
+    SHIPPED_CANDIDATES: DiceSettings(),
     "unjoined": UNJOINED,
     "colours": COLOURS,
     "colours3": COLOURS_3,

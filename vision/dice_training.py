@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from vision.dice import (
     CANDIDATE_SETTINGS,
+    SHIPPED_CANDIDATES,
     Candidate,
     DiceSettings,
     candidates,
@@ -294,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--candidates",
         choices=sorted(CANDIDATE_SETTINGS),
-        default="joined",
+        default=SHIPPED_CANDIDATES,
         help="candidate settings by name",
     )
     args = parser.parse_args(argv)
