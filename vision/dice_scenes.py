@@ -61,6 +61,8 @@ class Variety:
     pile_share: float = 0.0
     odd_size_share: float = 0.0
     torch_share: float = 0.0
+    clutter: int = 10
+    """Up to this many pieces of clutter (less one) per scene."""
     pip_radius: tuple[float, float] = (0.11, 0.2)
     """The range of pip radii, in half sides (the pip spacing at least 2.1 radii)."""
     vivid_share: float = 0.0
@@ -155,7 +157,7 @@ def render_scene(
     pile = bool(variety.pile_share) and rng.random() < variety.pile_share
     count = int(rng.integers(8, 26) if pile else rng.integers(1, 13))
     gaps = (0.95, 1.25) if pile else (0.95, 1.7)
-    spots = _places(rng, count + int(rng.integers(0, 10)), side, size, view.tilt, gaps)
+    spots = _places(rng, count + int(rng.integers(0, variety.clutter)), side, size, view.tilt, gaps)
     dice: list[SceneDie] = []
     order = sorted(range(len(spots)), key=lambda i: spots[i][1], reverse=True)
     for index in order:

@@ -36,7 +36,8 @@ def test_scenes_with_every_look_repeat_and_hold_dice() -> None:
 
 
 def test_vivid_bodies_are_more_saturated_than_plain_ones() -> None:
-    vivid, plain = [], []
+    vivid: list[float] = []
+    plain: list[float] = []
     for index in range(6):
         for variety, found in ((Variety(vivid_share=1.0), vivid), (Variety(), plain)):
             scene = render_scene(np.random.default_rng([5, index]), variety=variety)
