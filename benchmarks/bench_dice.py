@@ -32,7 +32,6 @@ import os
 import statistics
 import sys
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -41,7 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice import WORKING_WIDTH, DiceSettings, Image, find_dice, model_inputs
+from vision.dice import WORKING_WIDTH, DiceSettings, Image, find_dice
 from vision.dice_cnn import PairedReader, shipped_reader
 from vision.dice_detector import Detector, peaks
 from vision.dice_labels import SOURCES, Score, load_source, match, score
@@ -107,57 +106,6 @@ def score_seen(
                 sure.reads += 1
                 sure.wrong += index not in matched.right
     return total, sure
-
-
-MISS_STAGES = (
-    "no candidate",
-    "read below the floor, right value likeliest",
-    "read below the floor, another value likeliest",
-    "read not a die",
-    "read, but a neighbour taken",
-)
-
-
-def miss_stages(seen: Sequence[Seen], model: Reader, settings: DiceSettings) -> Counter[str]:
-    """Where each labelled die that ``model`` does not read right is lost: a wrong value; no
-    candidate within reach; its candidates all below the report floor (the likeliest value
-    among the candidates the right one or not, or "not a die" above half on every one); or a
-    candidate read at the floor or above but a neighbour's read taken instead. Also how many
-    of the missed dice have a candidate with their pip count ("right pip count")."""
-    stages: Counter[str] = Counter()
-    for one in seen:
-        reports = read(one, model, settings)
-        matched = match(one.photo, reports)
-        labels = {id(matched.label_of[i]): i in matched.right for i in matched.label_of}
-        probabilities = model.probabilities(model_inputs(one.found)) if one.found else None
-        for die in one.photo.dice:
-            if id(die) in labels:
-                stages["right" if labels[id(die)] else "wrong value"] += 1
-                continue
-            near = [i for i, c in enumerate(one.found) if one.photo.matches(die, *c.center)]
-            if not near or probabilities is None:
-                stages[MISS_STAGES[0]] += 1
-                continue
-            values = probabilities[near, 1:]
-            best = np.unravel_index(int(values.argmax()), values.shape)
-            if values.max() >= settings.report_floor:
-                stages[MISS_STAGES[4]] += 1
-            elif (probabilities[near, 0] > 0.5).all():
-                stages[MISS_STAGES[3]] += 1
-            else:
-                stages[MISS_STAGES[1] if best[1] + 1 == die.value else MISS_STAGES[2]] += 1
-            stages["right pip count"] += any(one.found[i].pip_count == die.value for i in near)
-    return stages
-
-
-def stages_row(source: str, stages: Counter[str]) -> str:
-    """The miss stages of one source as a line."""
-    missed = sum(stages[stage] for stage in MISS_STAGES)
-    parts = "; ".join(f"{stage} {stages[stage]}" for stage in MISS_STAGES)
-    return (
-        f"dice: {source:16} wrong value {stages['wrong value']}; missed {missed}: {parts};"
-        f" {stages['right pip count']} missed have a candidate of their pip count"
-    )
 
 
 def row(name: str, result: Score) -> str:
@@ -254,31 +202,20 @@ def print_table(
     seen: dict[str, list[Seen]],
     model: Reader,
     settings: DiceSettings,
-    *,
-    stages: bool = False,
 ) -> None:
-    """One table: every source scored with ``model`` (and its miss stages, with ``stages``)."""
+    """One table: every source scored with ``model``."""
     print(f"dice: {title}")
     for source in SOURCES:
-        print_score(source, seen[source], model, settings, stages=stages)
+        print_score(source, seen[source], model, settings)
 
 
 def print_score(
-    source: str,
-    seen: Sequence[Seen],
-    model: Reader,
-    settings: DiceSettings,
-    name: str = "",
-    *,
-    stages: bool = False,
+    source: str, seen: Sequence[Seen], model: Reader, settings: DiceSettings, name: str = ""
 ) -> None:
-    """The two lines of one source scored with ``model`` (called ``name``, if given), and
-    with ``stages`` a third: where its missed dice are lost (:func:`miss_stages`)."""
+    """The two lines of one source scored with ``model`` (called ``name``, if given)."""
     total, sure = score_seen(seen, model, settings)
     print(row(source, total) + f"; {name + ', ' if name else ''}sure at {model.sure:.3f}")
     print(f"dice: {'':16} {sure.text()}")
-    if stages:
-        print(stages_row(source, miss_stages(seen, model, settings)))
 
 
 def print_calibration(
@@ -321,9 +258,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         scenes = synthetic(QUICK_SCENES if quick else SCENES, settings)
         copies = {source: altered(seen[source], settings) for source in SOURCES}
         synthetic_only = train_reader(scenes, settings)[0]
-        print_table(
-            "synthetic only (every source unseen)", seen, synthetic_only, settings, stages=True
-        )
+        print_table("synthetic only (every source unseen)", seen, synthetic_only, settings)
         print("dice: leave one source out (trained on the synthetic scenes, the other two and")
         print("dice: their altered copies); the reader, then its patch network and CNN alone")
         for source in SOURCES:
@@ -333,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             pair = train_reader(rest, settings)[0]
             cnn = pair.cnn.with_sure(sure_threshold(rest, pair.cnn, settings))
             for name, model in (("reader", pair), ("patch network", pair.patch), ("cnn", cnn)):
-                print_score(source, seen[source], model, settings, name, stages=model is pair)
+                print_score(source, seen[source], model, settings, name)
             reads = source_reads(rest, pair, settings)
             print_calibration(source, seen[source], pair, reads, settings)
     sample = cv2.imread(str(DATA / "photos" / "six_44.jpg"))

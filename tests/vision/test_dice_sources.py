@@ -11,14 +11,12 @@ import cv2
 import numpy as np
 import pytest
 
-from benchmarks.bench_dice import MISS_STAGES, miss_stages
 from tests.image_files import image_at
 from vision.dice import DiceSettings, Image, find_dice
-from vision.dice_cnn import shipped_reader
 from vision.dice_labels import LabelledPhoto, Score, load_source, score
 from vision.dice_model import INPUT_NAMES, MODEL_FILE, shipped_model
 from vision.dice_scenes import render_scene
-from vision.dice_training import SEED, read, see, synthetic, train
+from vision.dice_training import SEED, see, synthetic, train
 
 # Guards a little below what the benchmark measures on these subsets (see docs).
 MIN_RIGHT = {"photos-coloured": 0.79, "photos-assorted": 0.69}  # measured 82.5 and 72.9 %
@@ -149,22 +147,3 @@ def test_training_is_repeatable_and_its_model_reads(shared_data: Path) -> None:
     for photo in photos:
         result.add(score(photo, find_dice(image_at(photo.path), model=first)))
     assert result.right_share >= 0.8
-
-
-def test_every_labelled_die_lands_in_one_miss_stage(coloured: list[LabelledPhoto]) -> None:
-    """The benchmark's miss stages (``benchmarks.bench_dice.miss_stages``) with the shipped
-    reader: right, wrong value and the stages of the missed dice add up to the labelled dice,
-    and right and wrong value are the score's."""
-    settings = DiceSettings()
-    seen = see(coloured[::4], settings)
-    stages = miss_stages(seen, shipped_reader(), settings)
-    total = Score()
-    for one in seen:
-        total.add(score(one.photo, read(one, shipped_reader(), settings)))
-    missed = sum(stages[stage] for stage in MISS_STAGES)
-    assert (stages["right"], stages["wrong value"], missed) == (
-        total.right,
-        total.wrong_value,
-        total.missed,
-    )
-    assert total.labelled >= 50 and stages["right pip count"] <= missed
