@@ -34,6 +34,7 @@ from vision.index_reader import (
     IndexCandidate,
     candidates_at_scale,
 )
+from vision.light import INK_CONTRAST
 from vision.outline import ASPECT_RANGE, Quad, aspect, side
 
 #: The warped card (width, height), about a poker card's 63 x 88 mm: its common corner
@@ -67,6 +68,16 @@ SETTLED = 0.9
 #: side: a card foreshortened until it looks square (surface4's 9c: 1.04, its warp stood it
 #: on its long side, unread, and its corners cost the closer look 17 of its 26 ms).
 SQUARE_ASPECT = 1.2
+#: Ink in the strip: the window (pixels) its mean is taken over and the contrast under it.
+Ink = tuple[int, int]
+SHARP_INK: Ink = (ENLARGED_INK_BLOCK, INK_CONTRAST)
+#: A frame whose first reads leave at least ``SOFT_CARDS`` of its cards unsettled (a
+#: blurred frame: at sigma 1.5 px the felt deck's thin strokes break into pieces at the
+#: sharp contrast, and a 45 px jumbo glyph pulls the mean of a 37 px window down) has those
+#: cards read again with a wider window and a lower contrast (``SOFT_INK``); a sharp frame
+#: leaves 0-1 unsettled and pays nothing.
+SOFT_INK: Ink = (81, 12)
+SOFT_CARDS = 3
 #: Blob numbers of the strip's candidates are made unique (negative, below those of the
 #: closer look's areas) from this offset, ``2 ** CARD_BITS`` numbers per card.
 CORNER_BLOBS = 1 << 40
@@ -101,21 +112,7 @@ def card_corners(
     much shows no short side, and the warp may have stood it on its long side."""
     if len(outlines) < FEW_CARDS:
         return CornerReads([], [])
-    cards = cell_reads(frame_bgr, outlines, white_level, model, min_confidence, INDEX_BOXES)
-    unsure = [
-        n for n, quad in enumerate(outlines) if cards[n] and not shows_jumbo_index(quad, cards[n])
-    ]
-    four = cell_reads(
-        frame_bgr,
-        [outlines[n] for n in unsure],
-        white_level,
-        model,
-        min_confidence,
-        ALL_BOXES,
-        len(outlines),
-    )
-    for number, reads in zip(unsure, four, strict=True):
-        cards[number] = reads
+    cards = index_corner_reads(frame_bgr, outlines, white_level, model, min_confidence)
     square = [
         n
         for n, quad in enumerate(outlines)
@@ -128,6 +125,20 @@ def card_corners(
     for number, reads in zip(square, again, strict=True):
         if is_settled(outlines[number], reads):
             cards[number] = reads
+    unsettled = [n for n, quad in enumerate(outlines) if not is_settled(quad, cards[n])]
+    if len(unsettled) >= SOFT_CARDS:
+        soft = index_corner_reads(
+            frame_bgr,
+            [outlines[n] for n in unsettled],
+            white_level,
+            model,
+            min_confidence,
+            3 * len(outlines),
+            SOFT_INK,
+        )
+        for number, reads in zip(unsettled, soft, strict=True):
+            if is_settled(outlines[number], reads) or not cards[number]:
+                cards[number] = reads
     settled = [n for n, quad in enumerate(outlines) if is_settled(quad, cards[n])]
     kept = [
         read
@@ -136,6 +147,39 @@ def card_corners(
         for read in cards[number]
     ]
     return CornerReads(kept, [outlines[n] for n in settled])
+
+
+def index_corner_reads(
+    frame_bgr: np.ndarray,
+    outlines: Sequence[Quad],
+    white_level: float,
+    model: GlyphModel,
+    min_confidence: float,
+    first: int = 0,
+    ink: Ink = SHARP_INK,
+) -> list[list[IndexRead]]:
+    """Per card of ``outlines``, the reads at its index corners (``INDEX_BOXES``), or at all
+    four corners (``ALL_BOXES``) for a card read there without a jumbo index (cards numbered
+    from ``first`` on, two numbers each; ``ink`` as for :func:`cell_reads`)."""
+    cards = cell_reads(
+        frame_bgr, outlines, white_level, model, min_confidence, INDEX_BOXES, first, ink
+    )
+    unsure = [
+        n for n, quad in enumerate(outlines) if cards[n] and not shows_jumbo_index(quad, cards[n])
+    ]
+    four = cell_reads(
+        frame_bgr,
+        [outlines[n] for n in unsure],
+        white_level,
+        model,
+        min_confidence,
+        ALL_BOXES,
+        first + len(outlines),
+        ink,
+    )
+    for number, reads in zip(unsure, four, strict=True):
+        cards[number] = reads
+    return cards
 
 
 def turned_quad(quad: Quad) -> Quad:
@@ -157,9 +201,11 @@ def cell_reads(
     min_confidence: float,
     boxes: Boxes,
     first: int = 0,
+    ink: Ink = SHARP_INK,
 ) -> list[list[IndexRead]]:
     """Per card of ``outlines``, the reads of its corner ``boxes`` warped into one strip
-    (blob numbers made unique from card number ``first`` on)."""
+    (blob numbers made unique from card number ``first`` on; ``ink``: the window and the
+    contrast ink is found with)."""
     if not outlines:
         return []
     pitch = boxes.pitch
@@ -175,8 +221,9 @@ def cell_reads(
         None,
         white_level,
         (GLYPH_PIXELS[0], LONGEST_GLYPH),
-        ENLARGED_INK_BLOCK,
+        ink[0],
         keep=lambda ranks, suits: upright_in_corner(ranks, suits, boxes),
+        contrast=ink[1],
     )
     placed, owners = in_frame(found, to_cards, boxes, first)
     owner = {id(candidate): number for candidate, number in zip(placed, owners, strict=True)}

@@ -28,6 +28,7 @@ import numpy as np
 from vision.light import (
     INK_CONTRAST,
     LitFrame,
+    LocalLight,
     card_white_level,
     darkest_channel,
     local_light,
@@ -222,6 +223,8 @@ def find_ink_blobs(
     darkest: np.ndarray | None = None,
     learning: bool = False,
     left_out: Sequence[Quad] = (),
+    contrast: int = INK_CONTRAST,
+    light: LocalLight | None = None,
 ) -> InkBlobs:
     """Glyph-sized ink blobs ringed by card white.
 
@@ -233,7 +236,9 @@ def find_ink_blobs(
     Ink is what lies the local ink level (:func:`~vision.light.local_light`, measured as
     for ``learning`` drawings if asked) under that mean. The cards ``left_out`` (outlines
     in frame pixels, grown by ``LEFT_OUT_GROWTH``) count as no card white, so no ink is
-    found on them.
+    found on them. ``contrast``: the ink contrast asked for in full light (the local ink
+    level scaled with it); ``light``: the frame's local light if already at hand (without
+    ``region``).
     """
     ox, oy = 0, 0
     if region is not None:
@@ -245,7 +250,8 @@ def find_ink_blobs(
         darkest = darkest_channel(frame_bgr)
     darkest = np.ascontiguousarray(darkest)
     level = card_white_level(darkest) if white_level is None else white_level
-    light = local_light(frame_bgr, darkest, level, learning)
+    if light is None:
+        light = local_light(frame_bgr, darkest, level, learning)
     white = cv2.compare(darkest, light.white, cv2.CMP_GT)
     if left_out:
         cv2.fillPoly(white, grown_quads(left_out, LEFT_OUT_GROWTH, (ox, oy)), 0)
@@ -256,9 +262,12 @@ def find_ink_blobs(
     )
     below = cv2.subtract(mean, darkest)
     if light.ink is None:
-        _, ink = cv2.threshold(below, INK_CONTRAST - 1, 255, cv2.THRESH_BINARY)
+        _, ink = cv2.threshold(below, contrast - 1, 255, cv2.THRESH_BINARY)
     else:
-        ink = cv2.compare(below, light.ink, cv2.CMP_GE)
+        levels = light.ink
+        if contrast != INK_CONTRAST:
+            levels = cv2.convertScaleAbs(levels, alpha=contrast / INK_CONTRAST)
+        ink = cv2.compare(below, levels, cv2.CMP_GE)
     # Ink near card white: more than 60 white pixels in the 15 x 15 square around it
     # (the normalised box mean of 0/255 is then at least round(61 * 255 / 225) = 69).
     _, near_white = cv2.threshold(cv2.boxFilter(white, cv2.CV_8U, (15, 15)), 68, 255, 0)
@@ -451,9 +460,11 @@ def index_candidates(
     """The index-candidate stage: every rank-over-suit pairing of ink blobs in the frame (or
     in ``region`` of it) at its own size, with upright glyph features. ``white_level``
     defaults to the frame's (the region's, with ``region``); ``learning`` and ``left_out``
-    (cards read already) as for :func:`candidates_at_scale`."""
+    (cards read already) as for :func:`candidates_at_scale`. The whole frame at its own
+    white level is searched under the frame's local light (:attr:`LitFrame.local`, made once)."""
     if white_level is None:
         white_level = lit.white_level if region is None else region_white_level(lit, region)
+    whole = region is None and not learning and white_level == lit.white_level
     found = candidates_at_scale(
         lit.bgr,
         region,
@@ -462,6 +473,7 @@ def index_candidates(
         darkest=lit.darkest,
         learning=learning,
         left_out=left_out,
+        light=lit.local if whole else None,
     )
     return Candidates(found, white_level)
 
@@ -599,6 +611,8 @@ def candidates_at_scale(
     learning: bool = False,
     left_out: Sequence[Quad] = (),
     keep: PairTest | None = None,
+    contrast: int = INK_CONTRAST,
+    light: LocalLight | None = None,
 ) -> list[IndexCandidate]:
     """The candidates of a frame at its own size, without the closer look at small glyphs.
 
@@ -609,10 +623,10 @@ def candidates_at_scale(
     models learn from, cut by the rules the shipped model was built with (ink at the fixed
     contrast, suits within ``PAIR_DISTANCE`` of the rank's box); reading a frame, ink
     follows the light and a rank on the slant reaches up to ``PAIR_REACH``. ``left_out``:
-    cards not to look at (see :func:`find_ink_blobs`).
+    cards not to look at, ``contrast`` and ``light`` (see :func:`find_ink_blobs`).
     """
     blobs = find_ink_blobs(
-        frame_bgr, region, white_level, sizes, block, darkest, learning, left_out
+        frame_bgr, region, white_level, sizes, block, darkest, learning, left_out, contrast, light
     )
     if len(blobs) < 2:
         return []

@@ -467,3 +467,22 @@ def inside_quad(point: tuple[float, float], quad: Quad) -> bool:
     ):
         return False
     return cv2.pointPolygonTest(np.array(quad, np.float32), point, False) >= 0
+
+
+def shaded_outlines(
+    darkest: np.ndarray, white: np.ndarray, outlines: Sequence[Quad], longest: float
+) -> list[Quad]:
+    """Outlines of cards in a shadow: the card-shaped regions (aspect 1 to ``longest``)
+    where the ``darkest`` channel, blurred 5 x 5, is over the local white level ``white``
+    (:func:`vision.light.local_light`: it drops in the shade), that neither lie in one of
+    ``outlines`` nor hold one. At the frame's one level a card in a hard shadow is no card
+    white, and one that the shadow's edge crosses is cut in two."""
+    blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
+    mask = closed_gaps(cv2.compare(blurred, white, cv2.CMP_GT))
+    centres = [tuple(np.mean(quad, axis=0)) for quad in outlines]
+    return [
+        quad
+        for quad in shapes_in(mask, longest).outlines
+        if not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
+        and not any(inside_quad(centre, quad) for centre in centres)
+    ]

@@ -38,7 +38,7 @@ from vision.index_reader import Region, index_candidates
 from vision.light import LitFrame
 from vision.observations import CardObservation
 from vision.one_per_card import cards_of, index_reads, joker_templates
-from vision.outline import OBLIQUE_ASPECT, Quad
+from vision.outline import OBLIQUE_ASPECT, Quad, shaded_outlines
 from vision.outline import outlines_and_cloths as outline_stage
 
 #: Readings below this confidence are dropped.
@@ -80,8 +80,12 @@ def outlines_and_cloths(lit: LitFrame) -> tuple[list[Quad], list[np.ndarray]]:
     """The card-outline stage: whole cards, also those a tilted camera makes look longer
     (up to ``OBLIQUE_ASPECT``; :func:`vision.one_per_card.cards_of` keeps those only while
     the reads inside agree), and the hulls of the cloths lying on a white table
-    (:func:`vision.outline.outlines_and_cloths`)."""
-    return outline_stage(lit.bgr, lit.darkest, OBLIQUE_ASPECT)
+    (:func:`vision.outline.outlines_and_cloths`); where card white lies in a shadow, also
+    the cards that only the local light shows (:func:`vision.outline.shaded_outlines`)."""
+    outlines, cloths = outline_stage(lit.bgr, lit.darkest, OBLIQUE_ASPECT)
+    if lit.local.ink is not None:
+        outlines += shaded_outlines(lit.darkest, lit.local.white, outlines, OBLIQUE_ASPECT)
+    return outlines, cloths
 
 
 @dataclass
