@@ -11,8 +11,10 @@ pass the candidate finder once (only pairs standing upright in one corner box,
 (not jumbo) indices are read again at all four corners, in a second strip. A card whose
 corners name one card, at least once ``SETTLED`` confidently, is *settled*: the frame's own
 candidate search and the closer look leave it out (``left_out`` of
-:func:`vision.index_reader.index_candidates`). Cards not settled, and everything that is
-no whole card (overlapping fans, as in the deals), are read as before.
+:func:`vision.index_reader.index_candidates`). A blurred frame, which leaves many cards
+not settled, has those read again with ink of a wider window and a lower contrast
+(``SOFT_INK``). Cards not settled, and everything that is no whole card (overlapping fans,
+as in the deals), are read as before.
 """
 
 from __future__ import annotations
@@ -109,7 +111,10 @@ def card_corners(
     heart3's unread Qh cost about 4 ms and changed no benchmark figure). A card whose
     outline is about square (``SQUARE_ASPECT``) and that is not settled is read once more
     turned a quarter (its corners taken from the next one on): a card foreshortened that
-    much shows no short side, and the warp may have stood it on its long side."""
+    much shows no short side, and the warp may have stood it on its long side. When at least
+    ``SOFT_CARDS`` cards are still not settled (a blurred frame), those are read again with
+    ``SOFT_INK``; the reads made so replace a card's own where they settle it or where it had
+    none."""
     if len(outlines) < FEW_CARDS:
         return CornerReads([], [])
     cards = index_corner_reads(frame_bgr, outlines, white_level, model, min_confidence)
@@ -125,7 +130,8 @@ def card_corners(
     for number, reads in zip(square, again, strict=True):
         if is_settled(outlines[number], reads):
             cards[number] = reads
-    unsettled = [n for n, quad in enumerate(outlines) if not is_settled(quad, cards[n])]
+    settled = [is_settled(quad, reads) for quad, reads in zip(outlines, cards, strict=True)]
+    unsettled = [n for n, done in enumerate(settled) if not done]
     if len(unsettled) >= SOFT_CARDS:
         soft = index_corner_reads(
             frame_bgr,
@@ -137,16 +143,17 @@ def card_corners(
             SOFT_INK,
         )
         for number, reads in zip(unsettled, soft, strict=True):
-            if is_settled(outlines[number], reads) or not cards[number]:
+            if is_settled(outlines[number], reads):
+                cards[number], settled[number] = reads, True
+            elif not cards[number]:
                 cards[number] = reads
-    settled = [n for n, quad in enumerate(outlines) if is_settled(quad, cards[n])]
     kept = [
         read
         for number, quad in enumerate(outlines)
-        if number in settled or large_enough(quad)
+        if settled[number] or large_enough(quad)
         for read in cards[number]
     ]
-    return CornerReads(kept, [outlines[n] for n in settled])
+    return CornerReads(kept, [quad for quad, done in zip(outlines, settled, strict=True) if done])
 
 
 def index_corner_reads(

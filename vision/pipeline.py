@@ -38,7 +38,7 @@ from vision.index_reader import Region, index_candidates
 from vision.light import LitFrame
 from vision.observations import CardObservation
 from vision.one_per_card import cards_of, index_reads, joker_templates
-from vision.outline import OBLIQUE_ASPECT, Quad, shaded_outlines
+from vision.outline import OBLIQUE_ASPECT, Quad, in_hard_shadow, shaded_outlines
 from vision.outline import outlines_and_cloths as outline_stage
 
 #: Readings below this confidence are dropped.
@@ -83,8 +83,11 @@ def outlines_and_cloths(lit: LitFrame) -> tuple[list[Quad], list[np.ndarray]]:
     (:func:`vision.outline.outlines_and_cloths`); where card white lies in a shadow, also
     the cards that only the local light shows (:func:`vision.outline.shaded_outlines`)."""
     outlines, cloths = outline_stage(lit.bgr, lit.darkest, OBLIQUE_ASPECT)
-    if lit.local.ink is not None:
-        outlines += shaded_outlines(lit.darkest, lit.local.white, outlines, OBLIQUE_ASPECT)
+    local = lit.local
+    if local.ink is not None and in_hard_shadow(
+        lit.darkest, local.white, lit.white_level, outlines
+    ):
+        outlines += shaded_outlines(lit.darkest, local.white, outlines, OBLIQUE_ASPECT)
     return outlines, cloths
 
 
