@@ -69,12 +69,22 @@ def test_webcam_over_felt_with_chips(felt: list[Shot], recognizer: CardRecognize
 
 
 def test_webcam_over_felt_under_a_shadow_band(felt: list[Shot], recognizer: CardRecognizer) -> None:
-    # Ink follows the light: 85.7 %, 0.8 % wrong with the code's own glyph model (85.3 / 0.9 %
-    # before small cards' corners were read sharpened, in full light only; 84.6 % before
-    # jumbo indices got a closer look; 76.6 % with ink at a fixed contrast, 1.4 % wrong).
+    # Cards in the shadow outlined by the local light, so their corners are read warped:
+    # 96.3 %, 0.8 % wrong (91.2 % before; 85.7 % before the card-corner stage; 76.6 % with
+    # ink at a fixed contrast, 1.4 % wrong).
     shaded = augmented(felt, "shadow-band")
     found, wrong = rates(tally(shaded, recognizer.recognize), recognizer)
-    assert found >= 0.85
+    assert found >= 0.96
+    assert wrong <= 0.01
+
+
+def test_webcam_over_felt_blurred(felt: list[Shot], recognizer: CardRecognizer) -> None:
+    # Gaussian blur of sigma 1.2-1.8 px: the cards the corner strip leaves unsettled are read
+    # again with a wider ink window and a lower contrast (SOFT_INK): 89.4 %, 0.4 % wrong
+    # (74.7 %, 1.0 % wrong before).
+    blurred = augmented(felt, "blur")
+    found, wrong = rates(tally(blurred, recognizer.recognize), recognizer)
+    assert found >= 0.89
     assert wrong <= 0.01
 
 
