@@ -40,6 +40,7 @@ from vision.observations import CardObservation
 from vision.one_per_card import cards_of, index_reads, joker_templates
 from vision.outline import OBLIQUE_ASPECT, Quad, in_hard_shadow, shaded_outlines
 from vision.outline import outlines_and_cloths as outline_stage
+from vision.sharpness import unblurred
 
 #: Readings below this confidence are dropped.
 MIN_CONFIDENCE = 0.7
@@ -65,8 +66,12 @@ Result = TypeVar("Result")
 def lit_frame(frame_bgr: np.ndarray, gains: tuple[float, float, float] | None) -> LitFrame:
     """The colour-and-light stage: the frame white-balanced (``gains``, or measured on it),
     with its darkest channel and white level made, which every later stage reads (so their
-    cost is this stage's, not that of the stage that happens to ask first)."""
+    cost is this stage's, not that of the stage that happens to ask first). A blurred frame
+    is sharpened first (:func:`vision.sharpness.unblurred`)."""
     lit = LitFrame.of(frame_bgr, gains)
+    sharp = unblurred(lit.bgr, lit.darkest)
+    if sharp is not None:
+        lit = LitFrame(sharp, lit.gains)
     _ = lit.darkest, lit.white_level
     return lit
 
