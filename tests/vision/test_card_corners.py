@@ -230,10 +230,11 @@ def test_gutters_take_their_card_paper_colour_whatever_they_held() -> None:
 def test_a_blurred_frame_has_its_unsettled_cards_read_with_soft_ink(
     shared_data: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # heart1 blurred (benchmark seed): at the sharp ink the strokes of its thin red ranks
-    # break up and 4 of 13 cards are settled; read again with SOFT_INK, 10.
+    # diamond3 blurred (benchmark seed), then sharpened by the colour stage: at the sharp ink
+    # the strokes of its thin red ranks still break up and 8 of 13 cards are settled; read
+    # again with SOFT_INK, 12.
     blurred = augmented(felt_shots(shared_data / "cards"), "blur")
-    [shot] = [s for s in blurred if s.name.startswith("heart1.")]
+    [shot] = [s for s in blurred if s.name.startswith("diamond3.")]
     recognizer = CardRecognizer()
     lit = lit_frame(shot.image, None)
     outlines = card_outlines(lit)
@@ -244,9 +245,9 @@ def test_a_blurred_frame_has_its_unsettled_cards_read_with_soft_ink(
         return len(corners.settled)
 
     assert len(outlines) == 13
-    assert settled() == 10
+    assert settled() == 12
     monkeypatch.setattr("vision.card_corners.SOFT_CARDS", len(outlines) + 1)
-    assert settled() == 4
+    assert settled() == 8
 
 
 def test_cards_in_a_hard_shadow_are_outlined_by_the_local_light(shared_data: Path) -> None:
