@@ -19,7 +19,7 @@ as in the deals), are read as before.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -117,16 +117,18 @@ def card_corners(
     none."""
     if len(outlines) < FEW_CARDS:
         return CornerReads([], [])
-    cards = index_corner_reads(frame_bgr, outlines, white_level, model, min_confidence)
+
+    def read(quads: Sequence[Quad], boxes: Boxes, first: int, ink: Ink) -> list[list[IndexRead]]:
+        return cell_reads(frame_bgr, quads, white_level, model, min_confidence, boxes, first, ink)
+
+    cards = index_corner_reads(read, outlines, 0, SHARP_INK)
     square = [
         n
         for n, quad in enumerate(outlines)
         if aspect(quad) < SQUARE_ASPECT and not is_settled(quad, cards[n])
     ]
     turned = [turned_quad(outlines[n]) for n in square]
-    again = cell_reads(
-        frame_bgr, turned, white_level, model, min_confidence, ALL_BOXES, 2 * len(outlines)
-    )
+    again = read(turned, ALL_BOXES, 2 * len(outlines), SHARP_INK)
     for number, reads in zip(square, again, strict=True):
         if is_settled(outlines[number], reads):
             cards[number] = reads
@@ -134,13 +136,7 @@ def card_corners(
     unsettled = [n for n, done in enumerate(settled) if not done]
     if len(unsettled) >= SOFT_CARDS:
         soft = index_corner_reads(
-            frame_bgr,
-            [outlines[n] for n in unsettled],
-            white_level,
-            model,
-            min_confidence,
-            3 * len(outlines),
-            SOFT_INK,
+            read, [outlines[n] for n in unsettled], 3 * len(outlines), SOFT_INK
         )
         for number, reads in zip(unsettled, soft, strict=True):
             if is_settled(outlines[number], reads):
@@ -156,34 +152,22 @@ def card_corners(
     return CornerReads(kept, [quad for quad, done in zip(outlines, settled, strict=True) if done])
 
 
+#: Reads the corner boxes of cards (:func:`cell_reads` of one frame): the cards' outlines,
+#: the boxes, the number of the first card and the ink.
+CellReader = Callable[[Sequence[Quad], "Boxes", int, Ink], list[list[IndexRead]]]
+
+
 def index_corner_reads(
-    frame_bgr: np.ndarray,
-    outlines: Sequence[Quad],
-    white_level: float,
-    model: GlyphModel,
-    min_confidence: float,
-    first: int = 0,
-    ink: Ink = SHARP_INK,
+    read: CellReader, outlines: Sequence[Quad], first: int, ink: Ink
 ) -> list[list[IndexRead]]:
-    """Per card of ``outlines``, the reads at its index corners (``INDEX_BOXES``), or at all
-    four corners (``ALL_BOXES``) for a card read there without a jumbo index (cards numbered
-    from ``first`` on, two numbers each; ``ink`` as for :func:`cell_reads`)."""
-    cards = cell_reads(
-        frame_bgr, outlines, white_level, model, min_confidence, INDEX_BOXES, first, ink
-    )
+    """Per card of ``outlines``, the reads (``read``) at its index corners (``INDEX_BOXES``),
+    or at all four corners (``ALL_BOXES``) for a card read there without a jumbo index
+    (cards numbered from ``first`` on, two numbers each)."""
+    cards = read(outlines, INDEX_BOXES, first, ink)
     unsure = [
         n for n, quad in enumerate(outlines) if cards[n] and not shows_jumbo_index(quad, cards[n])
     ]
-    four = cell_reads(
-        frame_bgr,
-        [outlines[n] for n in unsure],
-        white_level,
-        model,
-        min_confidence,
-        ALL_BOXES,
-        first + len(outlines),
-        ink,
-    )
+    four = read([outlines[n] for n in unsure], ALL_BOXES, first + len(outlines), ink)
     for number, reads in zip(unsure, four, strict=True):
         cards[number] = reads
     return cards
