@@ -491,10 +491,12 @@ def in_hard_shadow(
     ``darkest`` channel over the local white level ``white`` (:func:`vision.light.local_light`)
     but not over the frame's ``level``, in a card-shaped part the size of ``outlines``."""
     height, width = darkest.shape
-    start = SHADE_CELL // 2
-    sampled = darkest[start::SHADE_CELL, start::SHADE_CELL]
-    shaded = (sampled > white[start::SHADE_CELL, start::SHADE_CELL]) & (sampled <= level)
-    closed = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    size = (width // SHADE_CELL, height // SHADE_CELL)
+    sampled = cv2.resize(darkest, size, interpolation=cv2.INTER_NEAREST)
+    local = cv2.resize(white, size, interpolation=cv2.INTER_NEAREST)
+    _, unlit = cv2.threshold(sampled, level, 255, cv2.THRESH_BINARY_INV)
+    shaded = cv2.bitwise_and(cv2.compare(sampled, local, cv2.CMP_GT), unlit)
+    closed = cv2.morphologyEx(shaded, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     count, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
         closed, 8, cv2.CV_32S, cv2.CCL_GRANA
     )

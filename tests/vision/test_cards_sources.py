@@ -70,11 +70,11 @@ def test_webcam_over_felt_with_chips(felt: list[Shot], recognizer: CardRecognize
 
 def test_webcam_over_felt_under_a_shadow_band(felt: list[Shot], recognizer: CardRecognizer) -> None:
     # Cards in the shadow outlined by the local light, so their corners are read warped:
-    # 96.3 %, 0.8 % wrong (91.2 % before; 85.7 % before the card-corner stage; 76.6 % with
+    # 97.4 %, 0.7 % wrong (91.2 % before; 85.7 % before the card-corner stage; 76.6 % with
     # ink at a fixed contrast, 1.4 % wrong).
     shaded = augmented(felt, "shadow-band")
     found, wrong = rates(tally(shaded, recognizer.recognize), recognizer)
-    assert found >= 0.96
+    assert found >= 0.97
     assert wrong <= 0.01
 
 
