@@ -137,10 +137,9 @@ class InkBlobs:
 
     Blob ``i`` has label ``ids[i]`` in ``labels``, bounding box ``boxes[i]``
     (x, y, w, h in region pixels), centre ``centers[i]`` and longest side
-    ``sizes[i]`` (both in frame pixels), and ``shades[i]``, how much darker than the frame's
-    white level the local white threshold is there (1 in full light, about 1.7 in a shadow
-    at half the light). ``origin`` is the region's top-left corner; ``darkest`` the
-    region's darkest channel.
+    ``sizes[i]`` (both in frame pixels). ``origin`` is the region's top-left corner;
+    ``darkest`` the region's darkest channel; ``white`` its local white threshold
+    (:func:`~vision.light.local_light`) and ``level`` the white level it was made with.
     """
 
     def __init__(
@@ -153,9 +152,11 @@ class InkBlobs:
         boxes: np.ndarray,
         centers: np.ndarray,
         sizes: np.ndarray,
-        shades: np.ndarray | None = None,
+        white: np.ndarray | None = None,
+        level: float = 255.0,
     ) -> None:
-        self.shades = np.ones(len(ids)) if shades is None else shades
+        self.white = white
+        self.level = level
         self.region_bgr = region_bgr
         self.darkest = darkest
         self.origin = origin
@@ -167,6 +168,20 @@ class InkBlobs:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    def shades(self, chosen: np.ndarray) -> np.ndarray:
+        """For blobs ``chosen``, how much lower than the white level the local white
+        threshold is at their centres: 1 in full light, about 1.7 in a shadow at half the
+        light (ink's redness falls with the light by about as much)."""
+        if self.white is None:
+            return np.ones(len(chosen))
+        height, width = self.white.shape
+        x, y = (self.centers[chosen] - self.origin).T
+        local = self.white[
+            np.clip(np.round(y).astype(np.int64), 0, height - 1),
+            np.clip(np.round(x).astype(np.int64), 0, width - 1),
+        ]
+        return np.asarray(np.maximum(1.0, self.level / np.maximum(local, 1).astype(np.float64)))
 
 
 #: Tiles up to these widths (blob box plus border) are stacked in columns of their own, so
@@ -304,11 +319,6 @@ def find_ink_blobs(
     whole = (xi > 0) & (yi > 0) & (xi + wi < width) & (yi + hi < height)
     ids = ids[ringed & whole]
     boxes = stats[ids, :4].astype(np.int64)
-    local = light.white[
-        np.clip(np.round(centroids[ids, 1]).astype(np.int64), 0, height - 1),
-        np.clip(np.round(centroids[ids, 0]).astype(np.int64), 0, width - 1),
-    ]
-    shades = np.maximum(1.0, level / np.maximum(local, 1).astype(np.float64))
     centers = centroids[ids] + (ox, oy)
     return InkBlobs(
         frame_bgr,
@@ -319,7 +329,8 @@ def find_ink_blobs(
         boxes,
         centers,
         longest[ids].astype(np.float64),
-        shades,
+        light.white,
+        level,
     )
 
 
@@ -711,8 +722,7 @@ def candidates_at_scale(
     holes = HOLE_WEIGHT * np.minimum(2, glyph_holes(pixels, rank_glyphs)).astype(np.float32)
     ranks = np.hstack([ranks, layout.astype(np.float32), holes[:, None]])
     ranks_grey = np.hstack([ranks_grey, layout.astype(np.float32), holes[:, None]])
-    # Ink's redness falls with the light: judged as in full light.
-    redness = (pixels.redness(suit_index) * blobs.shades[suit_index]).tolist()
+    redness = (pixels.redness(suit_index) * blobs.shades(suit_index)).tolist()
     rank_x, rank_y = group_centres[rank_index].T.tolist()
     suit_x, suit_y = blobs.centers[suit_index].T.tolist()
     up_x, up_y = (-downs).T.tolist()
