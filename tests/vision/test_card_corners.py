@@ -34,7 +34,13 @@ from vision.imageio import read_image
 from vision.index_reader import index_candidates
 from vision.outline import OBLIQUE_ASPECT, aspect, in_hard_shadow, inside_quad
 from vision.outline import outlines_and_cloths as find_outlines
-from vision.pipeline import STAGES, card_outlines, lit_frame, outlines_and_cloths
+from vision.pipeline import (
+    STAGES,
+    card_outlines,
+    lit_frame,
+    outline_stage_of,
+    outlines_and_cloths,
+)
 
 FELT = Path("cards") / "photos-webcam-felt"
 
@@ -259,7 +265,7 @@ def test_cards_in_a_hard_shadow_are_outlined_by_the_local_light(shared_data: Pat
     plain, _ = find_outlines(lit.bgr, lit.darkest, OBLIQUE_ASPECT)
     assert len(plain) == 6
     assert in_hard_shadow(lit.darkest, lit.local.white, lit.white_level, plain)
-    assert len(card_outlines(lit)) == 12
+    assert len(outline_stage_of(lit)[0]) == 12
     for photo in shots:
         lit = lit_frame(photo.image, None)
         found, _ = find_outlines(lit.bgr, lit.darkest, OBLIQUE_ASPECT)
