@@ -21,12 +21,12 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
 from benchmarks.bench_dice import DATA
-from vision.dice import CANDIDATE_SETTINGS, SHIPPED_CANDIDATES, DiceSettings, model_inputs
+from benchmarks.dice_candidates import parsed
+from vision.dice import DiceSettings, model_inputs
 from vision.dice_cnn import shipped_reader
 from vision.dice_labels import SOURCES, LabelledDie, load_source, match
 from vision.dice_model import Reader
@@ -85,17 +85,10 @@ def losses(seen: Sequence[Seen], model: Reader, settings: DiceSettings) -> dict[
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Print the losses by stage per source."""
-    args = list(argv or ())
-    step = int(args[args.index("--step") + 1]) if "--step" in args else 1
-    name = args[args.index("--candidates") + 1] if "--candidates" in args else SHIPPED_CANDIDATES
-    if name not in CANDIDATE_SETTINGS:
-        print(f"dice losses: no candidate settings {name!r}; one of {list(CANDIDATE_SETTINGS)}")
+    run = parsed(argv, "dice losses", 1)
+    if run is None:
         return
-    if not DATA.is_dir():
-        print(f"dice losses: photos not found at {DATA}; skipped")
-        return
-    cv2.setNumThreads(1)
-    settings = CANDIDATE_SETTINGS[name]
+    step, settings = run
     model = shipped_reader()
     for source in SOURCES:
         seen = see(load_source(DATA, source)[::step], settings, model)
