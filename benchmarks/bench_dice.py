@@ -206,7 +206,14 @@ def print_table(
     """One table: every source scored with ``model``."""
     print(f"dice: {title}")
     for source in SOURCES:
-        print_score(source, seen[source], model, settings)
+        print_score(source, as_read(seen[source], settings, model), model, settings)
+
+
+def as_read(seen: Sequence[Seen], settings: DiceSettings, model: Reader) -> Sequence[Seen]:
+    """``seen`` as ``model`` finds it: with ``second_look`` the colour-axis candidates depend
+    on the reader's first look, so the photos are seen again with it (the training's rows
+    are every seed's)."""
+    return see([one.photo for one in seen], settings, model) if settings.second_look else seen
 
 
 def print_score(
@@ -267,10 +274,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             ]
             pair = train_reader(rest, settings)[0]
             cnn = pair.cnn.with_sure(sure_threshold(rest, pair.cnn, settings))
+            left_out = as_read(seen[source], settings, pair)
             for name, model in (("reader", pair), ("patch network", pair.patch), ("cnn", cnn)):
-                print_score(source, seen[source], model, settings, name)
+                print_score(source, left_out, model, settings, name)
             reads = source_reads(rest, pair, settings)
-            print_calibration(source, seen[source], pair, reads, settings)
+            print_calibration(source, left_out, pair, reads, settings)
     sample = cv2.imread(str(DATA / "photos" / "six_44.jpg"))
     if sample is None:
         raise FileNotFoundError(f"{DATA / 'photos' / 'six_44.jpg'}: cannot read the photo")

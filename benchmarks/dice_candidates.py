@@ -7,9 +7,11 @@ For each source: the **right-count share** (labelled dice with a face candidate 
 matching reach whose pip count is the labelled value: what the reader can read from its
 pips), the **reach** (labelled dice with any candidate within reach, body proposals too),
 the candidates per photo (the reader's cost grows with them) and how many lie within reach
-of a polyhedral die (the reader must read them as "not a die"). A change to how bodies,
-pips or faces are found can be judged by these in a minute; the reads need the reader
-trained again (``python -m vision.dice_training --reader-only``).
+of a polyhedral die (the reader must read them as "not a die"). With a second look (the
+shipped settings since round 14) the colour-axis candidates are those of every face that may
+seed one (as the training sees them; :func:`vision.dice.find_dice` searches fewer). A change
+to how bodies, pips or faces are found can be judged by these in a minute; the reads need
+the reader trained again (``python -m vision.dice_training --reader-only``).
 """
 
 from __future__ import annotations
@@ -74,20 +76,32 @@ def counts(step: int, settings: DiceSettings) -> dict[str, CandidateCounts]:
     return result
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Print the candidate counts per source and the CPU time taken."""
+def parsed(
+    argv: Sequence[str] | None, tool: str, default_step: int
+) -> tuple[int, DiceSettings] | None:
+    """The photo step (``--step N``) and the candidate settings (``--candidates NAME``) of a
+    dice benchmark called ``tool``; None, with the reason printed, when it cannot run."""
     args = list(argv or ())
-    step = int(args[args.index("--step") + 1]) if "--step" in args else 3
+    step = int(args[args.index("--step") + 1]) if "--step" in args else default_step
     name = args[args.index("--candidates") + 1] if "--candidates" in args else SHIPPED_CANDIDATES
     if name not in CANDIDATE_SETTINGS:
-        print(f"dice candidates: no candidate settings {name!r}; one of {list(CANDIDATE_SETTINGS)}")
-        return
+        print(f"{tool}: no candidate settings {name!r}; one of {list(CANDIDATE_SETTINGS)}")
+        return None
     if not DATA.is_dir():
-        print(f"dice candidates: photos not found at {DATA}; skipped")
-        return
+        print(f"{tool}: photos not found at {DATA}; skipped")
+        return None
     cv2.setNumThreads(1)
+    return step, CANDIDATE_SETTINGS[name]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Print the candidate counts per source and the CPU time taken."""
+    run = parsed(argv, "dice candidates", 3)
+    if run is None:
+        return
+    step, settings = run
     started = time.process_time()
-    for source, total in counts(step, CANDIDATE_SETTINGS[name]).items():
+    for source, total in counts(step, settings).items():
         print(total.text(source))
     print(f"dice candidates: every {step}. photo, {time.process_time() - started:.0f} s CPU")
 

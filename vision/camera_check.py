@@ -31,6 +31,7 @@ from companion.findings import Finding, good, problem
 from vision.cards import CARD_PER_GLYPH, CardRecognizer
 from vision.light import white_gains
 from vision.outline import Quad, find_card_outlines, side
+from vision.sharpness import step_sigma
 
 #: A cast is worth fixing when one channel needs this much more gain than another.
 CAST_RATIO = 1.15
@@ -95,9 +96,7 @@ def edge_blur(frame_bgr: np.ndarray) -> float:
     dy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
     steepest = float(np.percentile(np.hypot(dx, dy), 99.9))
     contrast = float(np.percentile(grey, 99) - np.percentile(grey, 1))
-    if steepest <= 0:
-        return math.inf
-    return contrast / (math.sqrt(2 * math.pi) * steepest)
+    return step_sigma(contrast, steepest)
 
 
 def sharpness(frame_bgr: np.ndarray) -> Finding:

@@ -11,13 +11,15 @@ pass the candidate finder once (only pairs standing upright in one corner box,
 (not jumbo) indices are read again at all four corners, in a second strip. A card whose
 corners name one card, at least once ``SETTLED`` confidently, is *settled*: the frame's own
 candidate search and the closer look leave it out (``left_out`` of
-:func:`vision.index_reader.index_candidates`). Cards not settled, and everything that is
-no whole card (overlapping fans, as in the deals), are read as before.
+:func:`vision.index_reader.index_candidates`). A blurred frame, which leaves many cards
+not settled, has those read again with ink of a wider window and a lower contrast
+(``SOFT_INK``). Cards not settled, and everything that is no whole card (overlapping fans,
+as in the deals), are read as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -34,6 +36,7 @@ from vision.index_reader import (
     IndexCandidate,
     candidates_at_scale,
 )
+from vision.light import INK_CONTRAST
 from vision.outline import ASPECT_RANGE, Quad, aspect, side
 
 #: The warped card (width, height), about a poker card's 63 x 88 mm: its common corner
@@ -67,6 +70,16 @@ SETTLED = 0.9
 #: side: a card foreshortened until it looks square (surface4's 9c: 1.04, its warp stood it
 #: on its long side, unread, and its corners cost the closer look 17 of its 26 ms).
 SQUARE_ASPECT = 1.2
+#: Ink in the strip: the window (pixels) its mean is taken over and the contrast under it.
+Ink = tuple[int, int]
+SHARP_INK: Ink = (ENLARGED_INK_BLOCK, INK_CONTRAST)
+#: A frame whose first reads leave at least ``SOFT_CARDS`` of its cards unsettled (a
+#: blurred frame: at sigma 1.5 px the felt deck's thin strokes break into pieces at the
+#: sharp contrast, and a 45 px jumbo glyph pulls the mean of a 37 px window down) has those
+#: cards read again with a wider window and a lower contrast (``SOFT_INK``); a sharp frame
+#: leaves 0-1 unsettled and pays nothing.
+SOFT_INK: Ink = (81, 12)
+SOFT_CARDS = 3
 #: Blob numbers of the strip's candidates are made unique (negative, below those of the
 #: closer look's areas) from this offset, ``2 ** CARD_BITS`` numbers per card.
 CORNER_BLOBS = 1 << 40
@@ -98,44 +111,66 @@ def card_corners(
     heart3's unread Qh cost about 4 ms and changed no benchmark figure). A card whose
     outline is about square (``SQUARE_ASPECT``) and that is not settled is read once more
     turned a quarter (its corners taken from the next one on): a card foreshortened that
-    much shows no short side, and the warp may have stood it on its long side."""
+    much shows no short side, and the warp may have stood it on its long side. When at least
+    ``SOFT_CARDS`` cards are still not settled (a blurred frame), those are read again with
+    ``SOFT_INK``; the reads made so replace a card's own where they settle it or where it had
+    none."""
     if len(outlines) < FEW_CARDS:
         return CornerReads([], [])
-    cards = cell_reads(frame_bgr, outlines, white_level, model, min_confidence, INDEX_BOXES)
-    unsure = [
-        n for n, quad in enumerate(outlines) if cards[n] and not shows_jumbo_index(quad, cards[n])
-    ]
-    four = cell_reads(
-        frame_bgr,
-        [outlines[n] for n in unsure],
-        white_level,
-        model,
-        min_confidence,
-        ALL_BOXES,
-        len(outlines),
-    )
-    for number, reads in zip(unsure, four, strict=True):
-        cards[number] = reads
+
+    def read(quads: Sequence[Quad], boxes: Boxes, first: int, ink: Ink) -> list[list[IndexRead]]:
+        return cell_reads(frame_bgr, quads, white_level, model, min_confidence, boxes, first, ink)
+
+    cards = index_corner_reads(read, outlines, 0, SHARP_INK)
     square = [
         n
         for n, quad in enumerate(outlines)
         if aspect(quad) < SQUARE_ASPECT and not is_settled(quad, cards[n])
     ]
     turned = [turned_quad(outlines[n]) for n in square]
-    again = cell_reads(
-        frame_bgr, turned, white_level, model, min_confidence, ALL_BOXES, 2 * len(outlines)
-    )
+    again = read(turned, ALL_BOXES, 2 * len(outlines), SHARP_INK)
     for number, reads in zip(square, again, strict=True):
         if is_settled(outlines[number], reads):
             cards[number] = reads
-    settled = [n for n, quad in enumerate(outlines) if is_settled(quad, cards[n])]
+    settled = [is_settled(quad, reads) for quad, reads in zip(outlines, cards, strict=True)]
+    unsettled = [n for n, done in enumerate(settled) if not done]
+    if len(unsettled) >= SOFT_CARDS:
+        soft = index_corner_reads(
+            read, [outlines[n] for n in unsettled], 3 * len(outlines), SOFT_INK
+        )
+        for number, reads in zip(unsettled, soft, strict=True):
+            if is_settled(outlines[number], reads):
+                cards[number], settled[number] = reads, True
+            elif not cards[number]:
+                cards[number] = reads
     kept = [
         read
         for number, quad in enumerate(outlines)
-        if number in settled or large_enough(quad)
+        if settled[number] or large_enough(quad)
         for read in cards[number]
     ]
-    return CornerReads(kept, [outlines[n] for n in settled])
+    return CornerReads(kept, [quad for quad, done in zip(outlines, settled, strict=True) if done])
+
+
+#: Reads the corner boxes of cards (:func:`cell_reads` of one frame): the cards' outlines,
+#: the boxes, the number of the first card and the ink.
+CellReader = Callable[[Sequence[Quad], "Boxes", int, Ink], list[list[IndexRead]]]
+
+
+def index_corner_reads(
+    read: CellReader, outlines: Sequence[Quad], first: int, ink: Ink
+) -> list[list[IndexRead]]:
+    """Per card of ``outlines``, the reads (``read``) at its index corners (``INDEX_BOXES``),
+    or at all four corners (``ALL_BOXES``) for a card read there without a jumbo index
+    (cards numbered from ``first`` on, two numbers each)."""
+    cards = read(outlines, INDEX_BOXES, first, ink)
+    unsure = [
+        n for n, quad in enumerate(outlines) if cards[n] and not shows_jumbo_index(quad, cards[n])
+    ]
+    four = read([outlines[n] for n in unsure], ALL_BOXES, first + len(outlines), ink)
+    for number, reads in zip(unsure, four, strict=True):
+        cards[number] = reads
+    return cards
 
 
 def turned_quad(quad: Quad) -> Quad:
@@ -157,9 +192,11 @@ def cell_reads(
     min_confidence: float,
     boxes: Boxes,
     first: int = 0,
+    ink: Ink = SHARP_INK,
 ) -> list[list[IndexRead]]:
     """Per card of ``outlines``, the reads of its corner ``boxes`` warped into one strip
-    (blob numbers made unique from card number ``first`` on)."""
+    (blob numbers made unique from card number ``first`` on; ``ink``: the window and the
+    contrast ink is found with)."""
     if not outlines:
         return []
     pitch = boxes.pitch
@@ -175,8 +212,9 @@ def cell_reads(
         None,
         white_level,
         (GLYPH_PIXELS[0], LONGEST_GLYPH),
-        ENLARGED_INK_BLOCK,
+        ink[0],
         keep=lambda ranks, suits: upright_in_corner(ranks, suits, boxes),
+        contrast=ink[1],
     )
     placed, owners = in_frame(found, to_cards, boxes, first)
     owner = {id(candidate): number for candidate, number in zip(placed, owners, strict=True)}

@@ -85,8 +85,13 @@ class DiceSettings:
     faces with a pip closer than this many pip diameters to the frame edge are dropped.
     ``report_floor``: faces less likely than this are not reported. ``proposals_last``: a
     body proposal is reported only where no face candidate of its die is (the face's pips are
-    measured; from a leaning die's whole picture the reader may read a side face). ``faces``:
-    the pip and face settings.
+    measured; from a leaning die's whole picture the reader may read a side face).
+    ``second_look``: when not 0 and ``faces.pip_colours`` is set, the colour-axis pips
+    (:mod:`vision.dice_pip_colours`) are searched after the first look is read, seeded only
+    by faces it reads less than this likely (on bodies of several dice or clutter by every
+    face) and never by dark pips found in lightness (white dice): a second look at the hard
+    dice. The faces-on-body measurement then counts the first look's faces. ``faces``: the
+    pip and face settings (up to two colour-axis searches per crop by default).
     """
 
     body_contrast: float = 22.0
@@ -98,30 +103,35 @@ class DiceSettings:
     proposals_last: bool = True
     body_join: int = 13
     off_body: float = 3.0
-    faces: FaceSettings = field(default_factory=FaceSettings)
+    second_look: float = 0.9
+    faces: FaceSettings = field(default_factory=lambda: FaceSettings(pip_colours=2))
 
 
 UNJOINED = DiceSettings(
     proposals_last=False,
     body_join=0,
     off_body=1.0,
+    second_look=0.0,
     faces=FaceSettings(pip_block=31, wide_block=0, ring_radius=2.2, pip_roundness=0.45),
 )
 """The settings shipped until round 12: pips on a 31 px threshold block, rings at 2.2 pip
 radii, rounder than 0.45; bodies as found, faces within one pip diameter of their body, and a
-die's likeliest read standing, a face's or a body proposal's. The defaults since round 13
-(rounds 10-13): pips on a 21 px block measured on a 31 px one, rings at 1.8 pip radii,
+die's likeliest read standing, a face's or a body proposal's. Round 13's (``JOINED``,
+rounds 10-13): pips on a 21 px block measured on a 31 px one, rings at 1.8 pip radii,
 rounder than 0.35; body pieces joined by a 13 px closing, touching dice also proposed piece
 by piece, faces up to 3 pip diameters off their body; body proposals last."""
-COLOURS = replace(DiceSettings(), faces=replace(FaceSettings(), pip_colours=2))
-"""The defaults and up to two searches per crop along the colour axes of faces found there
-(round 13b: pips on marbled bodies)."""
+JOINED = replace(DiceSettings(), second_look=0.0, faces=FaceSettings())
+"""The settings shipped in round 13: the defaults without the colour-axis pips."""
+COLOURS = replace(DiceSettings(), second_look=0.0)
+"""Round 13's settings and up to two searches per crop along the colour axes of faces found
+there, on every body (round 13b: pips on marbled bodies)."""
 COLOURS_3 = replace(COLOURS, faces=replace(COLOURS.faces, pip_colours=3))
 """``COLOURS`` with three colour-axis searches per crop (round 13b)."""
-SHIPPED_CANDIDATES = "joined"
+SHIPPED_CANDIDATES = "second"
 """The name of the shipped (default) settings in :data:`CANDIDATE_SETTINGS`."""
 CANDIDATE_SETTINGS = {
     SHIPPED_CANDIDATES: DiceSettings(),
+    "joined": JOINED,
     "unjoined": UNJOINED,
     "colours": COLOURS,
     "colours3": COLOURS_3,
@@ -138,6 +148,8 @@ class Candidate:
     pip_diameter: float
     patch: npt.NDArray[np.float64]
     features: tuple[float, ...]
+    colour_axis: bool = False
+    """Found on a colour-axis plane (:mod:`vision.dice_pip_colours`)."""
 
     def inputs(self) -> npt.NDArray[np.float64]:
         """The model's input row: patch pixels, then measurements."""
@@ -165,10 +177,36 @@ def find_dice(
     light pips alike). ``model`` defaults to the shipped reader."""
     settings = settings or DiceSettings()
     model = model or shipped_reader()
-    found = candidates(image, settings)
+    found, probabilities = read_candidates(image, settings, model)
     if not found:
         return []
-    return choose(found, model.probabilities(model_inputs(found)), settings, model.sure)
+    return choose(found, probabilities, settings, model.sure)
+
+
+def read_candidates(
+    image: Image, settings: DiceSettings, model: Reader
+) -> tuple[list[Candidate], npt.NDArray[Any]]:
+    """The candidates of a BGR ``image`` and ``model``'s probabilities for them. With
+    ``second_look``, the colour-axis pips are searched after the first look is read, seeded
+    only by the faces it does not read surely (:meth:`_Look.seeds`)."""
+    if not _second_look_on(settings):
+        found = candidates(image, settings)
+        return found, model.probabilities(model_inputs(found)) if found else _NO_READS
+    frame = _first_look(image, settings)
+    found = frame.found
+    probabilities = model.probabilities(model_inputs(found)) if found else _NO_READS
+    likelihoods = probabilities.max(axis=1)
+    more = [
+        candidate
+        for look in frame.looks
+        for candidate in frame.second(look, look.seeds(likelihoods, settings.second_look))
+    ]
+    if not more:
+        return found, probabilities
+    return found + more, np.vstack([probabilities, model.probabilities(model_inputs(more))])
+
+
+_NO_READS = np.zeros((0, 7))
 
 
 def choose(
@@ -203,14 +241,88 @@ def choose(
     return sorted(dice, key=lambda die: (die.center[0], die.center[1]))
 
 
+def _second_look_on(settings: DiceSettings) -> bool:
+    return bool(settings.second_look and settings.faces.pip_colours)
+
+
 def _same_die(first: Candidate, second: Candidate, merge: float) -> bool:
     reach = merge * max(first.pip_diameter, second.pip_diameter)
     return math.dist(first.center, second.center) < reach
 
 
-def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candidate]:
-    """Every candidate top face in a BGR ``image``, with its measurements for the model."""
+def candidates(
+    image: Image, settings: DiceSettings | None = None, model: Reader | None = None
+) -> list[Candidate]:
+    """Every candidate top face in a BGR ``image``, with its measurements for the model. With
+    ``second_look``, the colour-axis candidates :func:`find_dice` finds with ``model``; without
+    a model, those seeded by every face that may seed (the training's rows)."""
     settings = settings or DiceSettings()
+    if model is not None:
+        return read_candidates(image, settings, model)[0]
+    frame = _first_look(image, settings)
+    if not _second_look_on(settings):
+        return frame.found
+    more = [c for look in frame.looks for c in frame.second(look, look.seeds(None, 0.0))]
+    return frame.found + more
+
+
+@dataclass(frozen=True)
+class _Look:
+    """One body as its crop was searched: the Lab crop (enlarged ``zoom`` times, its top left
+    corner at ``origin`` in working pixels), the body side its faces are measured against, and
+    the planes searched, the faces found and the row of each face's candidate in the frame's
+    candidates (None where it was left out: at the frame edge, off its body)."""
+
+    body: _Body
+    crop: Image
+    zoom: float
+    origin: tuple[int, int]
+    side: float
+    planes: list[Image]
+    faces: list[Face]
+    rows: list[int | None]
+
+    def seeds(self, likelihoods: npt.NDArray[Any] | None, floor: float) -> list[Face]:
+        """The faces that may seed the colour-axis search: those with a candidate, but not
+        dark pips found in lightness (a white die's, whose whitened colour axis is mostly
+        noise: round 13b), and, given the first look's ``likelihoods`` (per candidate row),
+        on a single die only those read less than ``floor`` likely (any class); on a body
+        of several dice or clutter, all of them (a sure die's colour finds its neighbours')."""
+        several = not self.body.die_like or bool(self.body.pieces)
+        return [
+            face
+            for face, row in zip(self.faces, self.rows, strict=True)
+            if row is not None
+            and (face.channel, face.polarity) != (0, 1)
+            and (likelihoods is None or several or likelihoods[row] < floor)
+        ]
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """A frame's first look: its bodies' looks and their candidates, and what the second look
+    needs (working size, scale to frame pixels, settings)."""
+
+    looks: list[_Look]
+    found: list[Candidate]
+    size: tuple[int, int]
+    scale: float
+    settings: DiceSettings
+
+    def second(self, look: _Look, seeding: list[Face]) -> list[Candidate]:
+        """The candidates of ``look``'s colour-axis pips (:mod:`vision.dice_pip_colours`),
+        the axes those of faces of ``seeding``."""
+        planes, faces = colour_axis_faces(
+            look.crop, look.faces, len(look.planes), self.settings.faces, seeding
+        )
+        more = look.planes + planes
+        found = [_face_candidate(look, more, face, len(look.faces), self) for face in faces]
+        return [replace(c, colour_axis=True) for c in found if c is not None]
+
+
+def _first_look(image: Image, settings: DiceSettings) -> _Frame:
+    """Every body's crop searched for faces (and, without ``second_look``, for colour-axis
+    pips), and the candidates: faces and body proposals."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("find_dice needs a 3-channel BGR image")
     scale = 1.0
@@ -222,7 +334,7 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     height, width = lab.shape[:2]
-    found: list[Candidate] = []
+    frame = _Frame([], [], (width, height), scale, settings)
     bodies = _bodies(lab, settings)
     lightness = np.ascontiguousarray(lab[:, :, 0])  # copied once, not once per body
     sides = [b.side for b in bodies if b.side < width / 8 and b.area >= 4 * settings.min_body_area]
@@ -230,7 +342,7 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
     for body in bodies:
         if body.side < MIN_DIE_SIDE:
             continue
-        contour, (x0, y0, box_w, box_h) = body.contour, body.box
+        (x0, y0, box_w, box_h) = body.box
         side = body.side if body.die_like or body.side < 2.5 * typical else typical
         zoom = _zoom(side, settings)
         margin = int(0.3 * side) + 2
@@ -245,33 +357,56 @@ def candidates(image: Image, settings: DiceSettings | None = None) -> list[Candi
         )
         planes = channels(crop)
         faces = faces_in_planes(planes, settings.faces)
-        if settings.faces.pip_colours:
+        if settings.faces.pip_colours and not _second_look_on(settings):
             more_planes, more_faces = colour_axis_faces(crop, faces, len(planes), settings.faces)
             planes, faces = planes + more_planes, faces + more_faces
-        centres = [(left + f.center[0] / zoom, top + f.center[1] / zoom) for f in faces]
+        look = _Look(body, crop, zoom, (left, top), side, planes, faces, [])
+        frame.looks.append(look)
+        centres = [_in_frame(look, f) for f in faces]
         if body.die_like and not _box_at_edge(body.box, (width, height)):
-            found.extend(_body_proposals(lightness, body, zoom, len(faces), scale))
+            frame.found.extend(_body_proposals(lightness, body, zoom, len(faces), scale))
         for piece in body.pieces:
             if piece.die_like and not _box_at_edge(piece.box, (width, height)):
                 on_piece = sum(cv2.pointPolygonTest(piece.contour, c, False) >= 0 for c in centres)
-                found.extend(
-                    _body_proposals(lightness, piece, _zoom(piece.side, settings), on_piece, scale)
+                frame.found.extend(
+                    _body_proposals(
+                        lightness, piece, _zoom(piece.side, settings), on_piece, scale
+                    )
                 )
-        for face, (x, y) in zip(faces, centres, strict=True):
-            diameter = face.pip_diameter / zoom
-            if _at_edge(face, zoom, (left, top), (width, height), settings.edge_margin):
-                continue
-            if cv2.pointPolygonTest(contour, (x, y), True) < -settings.off_body * diameter:
-                continue  # a face must lie on or beside its body
-            found.append(
-                Candidate(
-                    (x / scale, y / scale),
-                    diameter / scale,
-                    face_patch(planes[face.channel], face),
-                    face_features(face, side * zoom, zoom, len(faces)),
-                )
-            )
-    return found
+        for face in faces:
+            candidate = _face_candidate(look, planes, face, len(faces), frame)
+            look.rows.append(None if candidate is None else len(frame.found))
+            if candidate is not None:
+                frame.found.append(candidate)
+    return frame
+
+
+def _in_frame(look: _Look, face: Face) -> tuple[float, float]:
+    """A face's centre in working pixels."""
+    return (
+        look.origin[0] + face.center[0] / look.zoom,
+        look.origin[1] + face.center[1] / look.zoom,
+    )
+
+
+def _face_candidate(
+    look: _Look, planes: list[Image], face: Face, faces_on_body: int, frame: _Frame
+) -> Candidate | None:
+    """The candidate of ``face``, found in ``look``'s crop (in ``planes``); None when it lies
+    at the frame edge or off its body."""
+    settings, zoom, scale = frame.settings, look.zoom, frame.scale
+    x, y = _in_frame(look, face)
+    diameter = face.pip_diameter / zoom
+    if _at_edge(face, zoom, look.origin, frame.size, settings.edge_margin):
+        return None
+    if cv2.pointPolygonTest(look.body.contour, (x, y), True) < -settings.off_body * diameter:
+        return None  # a face must lie on or beside its body
+    return Candidate(
+        (x / scale, y / scale),
+        diameter / scale,
+        face_patch(planes[face.channel], face),
+        face_features(face, look.side * zoom, zoom, faces_on_body),
+    )
 
 
 def _zoom(side: float, settings: DiceSettings) -> float:

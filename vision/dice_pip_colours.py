@@ -42,15 +42,20 @@ SEED_APART = 2.5
 
 
 def colour_axis_faces(
-    lab: Image, found: Sequence[Face], first_channel: int, settings: FaceSettings
+    lab: Image,
+    found: Sequence[Face],
+    first_channel: int,
+    settings: FaceSettings,
+    seeding: Sequence[Face] | None = None,
 ) -> tuple[list[Image], list[Face]]:
     """Planes of the Lab crop ``lab`` along the colour axes of up to ``settings.pip_colours``
-    seed faces of ``found``, and the faces found in them (either polarity) with a pip count
-    not found there yet (numbered as channels from ``first_channel``)."""
+    seed faces of ``seeding`` (by default ``found``), and the faces found in them (either
+    polarity) with a pip count not found there yet (numbered as channels from
+    ``first_channel``)."""
     planes: list[Image] = []
     faces: list[Face] = []
     known = _Known(found)
-    for seed in _seeds(found, settings.pip_colours):
+    for seed in _seeds(found if seeding is None else seeding, settings.pip_colours):
         direction, ring_mean = _axis(lab, seed, settings.ring_radius)
         if direction is None:
             continue

@@ -76,14 +76,17 @@ class Seen:
     found: list[Candidate]
 
 
-def see(photos: Iterable[LabelledPhoto], settings: DiceSettings) -> list[Seen]:
-    """The candidates in every photo."""
+def see(
+    photos: Iterable[LabelledPhoto], settings: DiceSettings, model: Reader | None = None
+) -> list[Seen]:
+    """The candidates in every photo (with ``settings.second_look``, those
+    :func:`vision.dice.find_dice` finds with ``model``; without one, the training's rows)."""
     seen = []
     for photo in photos:
         image = cv2.imread(str(photo.path))
         if image is None:
             raise FileNotFoundError(f"{photo.path}: cannot read the photo")
-        seen.append(Seen(photo, candidates(image, settings)))
+        seen.append(Seen(photo, candidates(image, settings, model)))
     return seen
 
 

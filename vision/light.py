@@ -135,6 +135,12 @@ class LitFrame:
         """The frame's card white level (:func:`card_white_level`)."""
         return card_white_level(self.darkest)
 
+    @cached_property
+    def local(self) -> LocalLight:
+        """The whole frame's local white and ink levels (:func:`local_light`), made once
+        for the outline stage's shaded cards and the candidate search."""
+        return local_light(self.bgr, self.darkest, self.white_level)
+
 
 #: Card white in a shadow: at least this share of the local white (the darkest channel
 #: closed, dilated then eroded, over ``SHADE_WINDOW`` pixels: print smaller than that is

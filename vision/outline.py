@@ -467,3 +467,79 @@ def inside_quad(point: tuple[float, float], quad: Quad) -> bool:
     ):
         return False
     return cv2.pointPolygonTest(np.array(quad, np.float32), point, False) >= 0
+
+
+
+#: A hard shadow is looked for on every ``SHADE_CELL``-th pixel each way: white that only
+#: the local light shows (under the frame's white level, over the local one), gaps of a
+#: cell closed, in a part of a card's size (``SHADED_CARD`` times the frame's median
+#: outline, or the smallest card, ``MIN_AREA_FRACTION``, without one), filling at least
+#: ``SHADED_FILL`` of its box, which is at most ``SHADED_ASPECT`` long: a card in the shade.
+#: (The felt photos' own shade, on the white table round the cloth, gives parts of the
+#: table's shape: thin, long or larger; a shadow band over them, cards at 0.7-1.4, 0.8-1.0
+#: of their boxes.)
+SHADE_CELL = 8
+SHADED_CARD = (0.6, 2.0)
+SHADED_FILL = 0.75
+SHADED_ASPECT = 2.0
+
+
+def in_hard_shadow(
+    darkest: np.ndarray, white: np.ndarray, level: float, outlines: Sequence[Quad]
+) -> bool:
+    """Whether a whole card seems to lie in a hard shadow (see ``SHADE_CELL``): the
+    ``darkest`` channel over the local white level ``white`` (:func:`vision.light.local_light`)
+    but not over the frame's ``level``, in a card-shaped part the size of ``outlines``."""
+    height, width = darkest.shape
+    size = (width // SHADE_CELL, height // SHADE_CELL)
+    sampled = cv2.resize(darkest, size, interpolation=cv2.INTER_NEAREST)
+    local = cv2.resize(white, size, interpolation=cv2.INTER_NEAREST)
+    _, unlit = cv2.threshold(sampled, level, 255, cv2.THRESH_BINARY_INV)
+    shaded = cv2.bitwise_and(cv2.compare(sampled, local, cv2.CMP_GT), unlit)
+    closed = cv2.morphologyEx(shaded, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        closed, 8, cv2.CV_32S, cv2.CCL_GRANA
+    )
+    card = (
+        float(np.median(quad_areas(outlines))) if outlines else MIN_AREA_FRACTION * height * width
+    ) / SHADE_CELL**2
+    _, _, box_w, box_h, area = stats[1:count].T.astype(np.float64)
+    return bool(
+        (
+            (area >= SHADED_CARD[0] * card)
+            & (area <= SHADED_CARD[1] * card)
+            & (area >= SHADED_FILL * box_w * box_h)
+            & (np.maximum(box_w, box_h) <= SHADED_ASPECT * np.minimum(box_w, box_h))
+        ).any()
+    )
+
+
+def quad_areas(quads: Sequence[Quad]) -> np.ndarray:
+    """The areas of ``quads`` (the shoelace formula, all at once).
+
+    >>> quad_areas([((0.0, 0.0), (10.0, 0.0), (10.0, 14.0), (0.0, 14.0))]).tolist()
+    [140.0]
+    """
+    corners = np.array(quads, np.float64).reshape(-1, 4, 2)
+    xs, ys = corners[:, :, 0], corners[:, :, 1]
+    cross = xs * np.roll(ys, -1, axis=1) - np.roll(xs, -1, axis=1) * ys
+    return np.asarray(np.abs(cross.sum(axis=1)) / 2)
+
+
+def shaded_outlines(
+    darkest: np.ndarray, white: np.ndarray, outlines: Sequence[Quad], longest: float
+) -> list[Quad]:
+    """Outlines of cards in a shadow: the card-shaped regions (aspect 1 to ``longest``)
+    where the ``darkest`` channel, blurred 5 x 5, is over the local white level ``white``
+    (:func:`vision.light.local_light`: it drops in the shade), that neither lie in one of
+    ``outlines`` nor hold one. At the frame's one level a card in a hard shadow is no card
+    white, and one that the shadow's edge crosses is cut in two."""
+    blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
+    mask = closed_gaps(cv2.compare(blurred, white, cv2.CMP_GT))
+    centres = [tuple(np.mean(quad, axis=0)) for quad in outlines]
+    return [
+        quad
+        for quad in shapes_in(mask, longest).outlines
+        if not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
+        and not any(inside_quad(centre, quad) for centre in centres)
+    ]

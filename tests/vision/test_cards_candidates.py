@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
+from benchmarks.card_sources import augmented, deal_shots
+from vision.cards import CardRecognizer
+from vision.glyphs import RED_INK
 from vision.index_reader import PAIR_DISTANCE, find_ink_blobs, index_candidates
 from vision.light import LitFrame
+from vision.pipeline import lit_frame
 
 
 def paper(width: int = 480, height: int = 320) -> np.ndarray:
@@ -58,3 +64,21 @@ def test_faint_print_in_a_shadow_is_still_ink() -> None:
     lit = LitFrame(frame)
     blobs = find_ink_blobs(frame, None, lit.white_level)
     assert sorted(round(x / 100) for x, _ in blobs.centers) == [1, 3]
+
+
+
+def test_red_ink_in_a_shadow_is_judged_as_in_full_light(shared_data: Path) -> None:
+    # deal3 under the benchmark's shadow band: the 4d's diamond, at about half the light, is
+    # under BLACK_INK redder than grey, and its index read 4s at 0.00; its redness scaled by
+    # how far the local white threshold drops there (InkBlobs.shades) is red.
+    shaded = augmented(deal_shots(shared_data / "cards"), "shadow-band")
+    [shot] = [s for s in shaded if s.name.startswith("deal3")]
+    index = (488.0, 1072.0)
+    lit = lit_frame(shot.image, None)
+    near = [c for c in index_candidates(lit).all if np.hypot(*np.subtract(c.center, index)) < 25]
+    assert max(c.redness for c in near) >= RED_INK
+    cards = CardRecognizer().recognize(shot.image)
+    assert any(
+        c.card == "4d" and not c.unsure and np.hypot(*np.subtract(c.index, index)) < 40
+        for c in cards
+    )

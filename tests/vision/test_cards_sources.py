@@ -69,12 +69,22 @@ def test_webcam_over_felt_with_chips(felt: list[Shot], recognizer: CardRecognize
 
 
 def test_webcam_over_felt_under_a_shadow_band(felt: list[Shot], recognizer: CardRecognizer) -> None:
-    # Ink follows the light: 85.7 %, 0.8 % wrong with the code's own glyph model (85.3 / 0.9 %
-    # before small cards' corners were read sharpened, in full light only; 84.6 % before
-    # jumbo indices got a closer look; 76.6 % with ink at a fixed contrast, 1.4 % wrong).
+    # Cards in the shadow outlined by the local light, so their corners are read warped:
+    # 97.4 %, 0.7 % wrong (91.2 % before; 85.7 % before the card-corner stage; 76.6 % with
+    # ink at a fixed contrast, 1.4 % wrong).
     shaded = augmented(felt, "shadow-band")
     found, wrong = rates(tally(shaded, recognizer.recognize), recognizer)
-    assert found >= 0.85
+    assert found >= 0.97
+    assert wrong <= 0.01
+
+
+def test_webcam_over_felt_blurred(felt: list[Shot], recognizer: CardRecognizer) -> None:
+    # Gaussian blur of sigma 1.2-1.8 px: the frame is sharpened (vision.sharpness) and the
+    # cards the corner strip leaves unsettled are read again with a wider ink window and a
+    # lower contrast (SOFT_INK): 95.2 %, 0 wrong (74.7 %, 1.0 % wrong before).
+    blurred = augmented(felt, "blur")
+    found, wrong = rates(tally(blurred, recognizer.recognize), recognizer)
+    assert found >= 0.95
     assert wrong <= 0.01
 
 
@@ -112,11 +122,12 @@ def test_single_card_on_green_and_on_leather(shared_data: Path, recognizer: Card
     assert rates(tally(shots, recognizer.recognize), recognizer) == (1.0, 0.0)
 
 
-@pytest.mark.parametrize("change", ["blue-cast", "warm-lamp", "shadow-band"])
+@pytest.mark.parametrize("change", ["blue-cast", "warm-lamp", "shadow-band", "blur"])
 def test_deals_under_other_light_stay_at_the_goals(
     deals: list[Shot], recognizer: CardRecognizer, change: str
 ) -> None:
-    # (Under a blue cast 94.9 %: one card under the goal since the learned model.)
+    # (Under a blue cast 94.9 %: one card under the goal since the learned model. Blurred
+    # 94.2 % since blurred frames are sharpened, 89.9 % before.)
     found, wrong = rates(tally(augmented(deals, change), recognizer.recognize), recognizer)
     assert found >= 0.94
     assert wrong <= 0.01

@@ -1,6 +1,7 @@
-"""The candidate settings of dice rounds 10-13b (the defaults since round 13, ``COLOURS``)
-against those shipped before (``unjoined``) on real photos, the shared pip masks, the joined
-bodies' pieces and the colour-axis pips."""
+"""The candidate settings of dice rounds 10-14 (round 13's ``JOINED``, ``COLOURS``, the
+defaults since round 14: the colour-axis pips as a second look) against those shipped before
+(``unjoined``) on real photos, the shared pip masks, the joined bodies' pieces and the
+colour-axis pips."""
 
 from __future__ import annotations
 
@@ -12,16 +13,20 @@ import numpy as np
 import pytest
 
 from tests.image_files import image_at
-from vision.dice import CANDIDATE_SETTINGS, COLOURS, DiceSettings, candidates
+from vision.dice import CANDIDATE_SETTINGS, COLOURS, JOINED, DiceSettings, candidates
+from vision.dice_cnn import shipped_reader
 from vision.dice_faces import channels, contrast_masks, faces_in_planes
 from vision.dice_labels import load_source
 from vision.dice_pip_colours import colour_axis_faces
 
 
-def right_counts(shared_data: Path, source: str, name: str, settings: DiceSettings) -> int:
-    """How many labelled dice of one photo have a face candidate of their pip count nearby."""
+def right_counts(
+    shared_data: Path, source: str, name: str, settings: DiceSettings, *, read: bool = False
+) -> int:
+    """How many labelled dice of one photo have a face candidate of their pip count nearby
+    (with ``read``, the candidates the shipped reader's second look finds)."""
     photo = next(p for p in load_source(shared_data / "dice", source) if p.path.name == name)
-    found = candidates(image_at(photo.path), settings)
+    found = candidates(image_at(photo.path), settings, shipped_reader() if read else None)
     return sum(
         any(c.pip_count == die.value for c in found if photo.matches(die, *c.center))
         for die in photo.dice
@@ -39,7 +44,7 @@ def test_joined_candidates_count_more_dice_right(
     shared_data: Path, source: str, name: str, unjoined: int, joined: int
 ) -> None:
     assert right_counts(shared_data, source, name, CANDIDATE_SETTINGS["unjoined"]) == unjoined
-    assert right_counts(shared_data, source, name, DiceSettings()) == joined
+    assert right_counts(shared_data, source, name, JOINED) == joined
 
 
 @pytest.mark.parametrize(
@@ -52,8 +57,29 @@ def test_joined_candidates_count_more_dice_right(
 def test_colour_axis_candidates_count_more_dice_right(
     shared_data: Path, source: str, name: str, joined: int, colours: int
 ) -> None:
-    assert right_counts(shared_data, source, name, DiceSettings()) == joined
+    assert right_counts(shared_data, source, name, JOINED) == joined
     assert right_counts(shared_data, source, name, COLOURS) == colours
+
+
+def test_the_second_look_finds_the_marbled_dice_pips(shared_data: Path) -> None:
+    """On the tray of marbled dice (red pips on blue) the second look, seeded by the faces
+    the first look does not read surely, counts as many dice right as the search on every
+    body (``COLOURS``, 20), where round 13's candidates count 17."""
+    name = "IMG_20191208_111228.jpg"
+    assert right_counts(shared_data, "photos-coloured", name, DiceSettings(), read=True) == 20
+
+
+def test_the_second_look_adds_nothing_on_white_dice(shared_data: Path) -> None:
+    """White dice's dark pips found in lightness seed no colour-axis search: the candidates
+    are round 13's, bit for bit."""
+    image = image_at(shared_data / "dice" / "photos" / "six_44.jpg")
+    found = candidates(image, DiceSettings(), shipped_reader())
+    before = candidates(image, JOINED)
+    assert len(found) == len(before) >= 20
+    assert not any(c.colour_axis for c in found)
+    for candidate, old in zip(found, before, strict=True):
+        assert candidate.center == old.center
+        assert np.array_equal(candidate.inputs(), old.inputs())
 
 
 def test_colour_axis_faces_are_new_counts_in_planes_of_their_own(shared_data: Path) -> None:
