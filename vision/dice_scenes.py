@@ -46,22 +46,42 @@ PIP_LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
 """Pip positions on a face, in steps of the pip spacing from its centre."""
 CIRCLE_POINTS = 16
 FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
-MAX_SIDE = 95.0
 
 
 @dataclass(frozen=True)
 class Variety:
-    """What else scenes hold besides the plain ones: the smallest die side (pixels; sides are
-    drawn log-uniformly per scene up to ``MAX_SIDE``), the share of scenes that are a pile of
-    dice, of dice of another size than the rest of their scene, and of scenes in torchlight.
-    The default is the reader's training scenes; :data:`DETECTOR_VARIETY` the detector's."""
+    """What else scenes hold besides the plain ones: the smallest and largest die side
+    (pixels; sides are drawn log-uniformly per scene between them), the share of scenes that
+    are a pile of dice, of dice of another size than the rest of their scene, of scenes in
+    torchlight, and the looks of the dice below. The default is the reader's training scenes
+    until round 14; :data:`DETECTOR_VARIETY` the detector's."""
 
     min_side: float = 20.0
+    max_side: float = 95.0
     pile_share: float = 0.0
     odd_size_share: float = 0.0
     torch_share: float = 0.0
+    clutter: int = 10
+    """Up to this many pieces of clutter (less one) per scene."""
+    pip_radius: tuple[float, float] = (0.11, 0.2)
+    """The range of pip radii, in half sides (the pip spacing at least 2.1 radii)."""
+    vivid_share: float = 0.0
+    """Dice whose body is a saturated colour (any hue), as most coloured dice are."""
+    painted_share: float = 0.0
+    """Dice whose pips are one of the paints dice use (white, cream, gold, yellow, red, black,
+    blue), chosen to stand out from the body."""
+    engraved_share: float = 0.0
+    """Dice whose pips are holes: a shadow crescent on the side towards the light."""
+    translucent_share: float = 0.0
+    """Dice lit through: each face brighter towards one side."""
+    marbled_share: float = 0.0
+    """Dice with swirls of a second colour on every face."""
+    glint_share: float = 0.0
+    """Dice with a glint of light on their top face."""
 
 
+READER_VARIETY = Variety()
+"""The reader's training scenes."""
 DETECTOR_VARIETY = Variety(min_side=12.0, pile_share=0.25, odd_size_share=0.2, torch_share=0.15)
 
 
@@ -133,20 +153,21 @@ def render_scene(
         ]
     )
     view = _View(rng.uniform(0.0, 0.8), light, rng.uniform(0.3, 0.65))
-    side = math.exp(rng.uniform(math.log(variety.min_side), math.log(MAX_SIDE)))
+    side = math.exp(rng.uniform(math.log(variety.min_side), math.log(variety.max_side)))
     pile = bool(variety.pile_share) and rng.random() < variety.pile_share
     count = int(rng.integers(8, 26) if pile else rng.integers(1, 13))
     gaps = (0.95, 1.25) if pile else (0.95, 1.7)
-    spots = _places(rng, count + int(rng.integers(0, 10)), side, size, view.tilt, gaps)
+    spots = _places(rng, count + int(rng.integers(0, variety.clutter)), side, size, view.tilt, gaps)
     dice: list[SceneDie] = []
     order = sorted(range(len(spots)), key=lambda i: spots[i][1], reverse=True)
     for index in order:
         x, y = spots[index]
         one_side = side * rng.uniform(0.85, 1.15)
         if variety.odd_size_share and rng.random() < variety.odd_size_share:  # another set
-            one_side = min(max(one_side * rng.uniform(0.4, 1.6), variety.min_side), MAX_SIDE)
+            one_side = one_side * rng.uniform(0.4, 1.6)
+            one_side = min(max(one_side, variety.min_side), variety.max_side)
         if index < count:
-            dice.append(_draw_die(canvas, rng, view, (x, y), one_side))
+            dice.append(_draw_die(canvas, rng, view, (x, y), one_side, variety))
         else:
             _draw_clutter(canvas, rng, view, (x, y), one_side)
     image = cv2.resize(canvas, size, interpolation=cv2.INTER_AREA)
@@ -214,19 +235,46 @@ def _side_values(top: int, rng: np.random.Generator) -> list[int]:
     return [top, 7 - top, first, 7 - first, second, 7 - second]
 
 
-def _colours(rng: np.random.Generator) -> tuple[Vector, Vector]:
+def _colours(rng: np.random.Generator, variety: Variety) -> tuple[Vector, Vector]:
     """A body and pip colour pair (BGR): white with dark pips, or any colour, pips of either
-    polarity."""
-    if rng.random() < 0.3:
-        return rng.uniform(205, 250) * np.ones(3), rng.uniform(0, 70, 3)
-    body = rng.uniform(0, 255, 3)
-    if rng.random() < 0.3:
-        body = body * rng.uniform(0.1, 0.5)
-    light = float(body.mean()) > 120
-    pips = rng.uniform(0, 60, 3) if light and rng.random() < 0.7 else rng.uniform(190, 255, 3)
-    if rng.random() < 0.1:  # coloured pips (red on black)
-        pips = rng.uniform(0, 255, 3)
+    polarity; vivid bodies and painted pips as often as ``variety`` says."""
+    if variety.vivid_share and rng.random() < variety.vivid_share:
+        hsv = np.array([[[rng.uniform(0, 180), rng.uniform(140, 255), rng.uniform(50, 255)]]])
+        body = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)[0, 0].astype(np.float64)
+        pips = rng.uniform(190, 255, 3) if body.mean() < 150 else rng.uniform(0, 60, 3)
+    elif rng.random() < 0.3:
+        body, pips = rng.uniform(205, 250) * np.ones(3), rng.uniform(0, 70, 3)
+    else:
+        body = rng.uniform(0, 255, 3)
+        if rng.random() < 0.3:
+            body = body * rng.uniform(0.1, 0.5)
+        light = float(body.mean()) > 120
+        pips = rng.uniform(0, 60, 3) if light and rng.random() < 0.7 else rng.uniform(190, 255, 3)
+        if rng.random() < 0.1:  # coloured pips (red on black)
+            pips = rng.uniform(0, 255, 3)
+    if variety.painted_share and rng.random() < variety.painted_share:
+        pips = _paint(rng, body)
     return body, pips
+
+
+PAINTS = (
+    (245, 245, 245),
+    (200, 230, 240),
+    (40, 170, 215),
+    (30, 215, 240),
+    (40, 40, 200),
+    (25, 25, 25),
+    (160, 70, 20),
+)
+"""Pip paints (BGR): white, cream, gold, yellow, red, black, blue."""
+
+
+def _paint(rng: np.random.Generator, body: Vector) -> Vector:
+    """A pip paint that stands out from ``body`` (at least 100 apart in BGR), jittered."""
+    paints = [np.array(p, np.float64) for p in PAINTS]
+    apart = [p for p in paints if float(np.linalg.norm(p - body)) > 100.0] or paints
+    paint: Vector = apart[int(rng.integers(len(apart)))] + rng.normal(0, 10, 3)
+    return np.clip(paint, 0, 255)
 
 
 _FACE_AXES = (
@@ -240,12 +288,43 @@ _FACE_AXES = (
 """Each face of a cube: outward normal and two axes along it."""
 
 
+@dataclass(frozen=True)
+class _Look:
+    """How a die's faces are drawn beyond their colours: pips as holes, a glow through the
+    body (its direction and strength), swirls of a second colour, a glint on the top face."""
+
+    engraved: bool = False
+    glow: tuple[float, float] | None = None
+    swirl: Vector | None = None
+    glint: bool = False
+
+    @staticmethod
+    def drawn(rng: np.random.Generator, variety: Variety, body: Vector) -> _Look:
+        """A look as often as ``variety`` says (no draws from ``rng`` for a share of 0)."""
+
+        def chance(share: float) -> bool:
+            return bool(share) and rng.random() < share
+
+        engraved = chance(variety.engraved_share)
+        glow = (
+            (rng.uniform(0, 2 * math.pi), rng.uniform(0.2, 0.6))
+            if chance(variety.translucent_share)
+            else None
+        )
+        swirl = None
+        if chance(variety.marbled_share):
+            other = rng.uniform(0, 255, 3)
+            swirl = np.clip(body * rng.uniform(0.3, 0.7) + other * rng.uniform(0.3, 0.7), 0, 255)
+        return _Look(engraved, glow, swirl, chance(variety.glint_share))
+
+
 def _draw_die(
     canvas: Image,
     rng: np.random.Generator,
     view: _View,
     spot: tuple[float, float],
     side: float,
+    variety: Variety,
 ) -> SceneDie:
     """Draw one die (shadow, visible faces, pips) and return its top face."""
     value = int(rng.integers(1, 7))
@@ -253,9 +332,11 @@ def _draw_die(
     rotation = _rotation(rng)
     half = side / 2.0
     centre = np.array([spot[0], spot[1], half])
-    body, pips = _colours(rng)
+    body, pips = _colours(rng, variety)
+    look = _Look.drawn(rng, variety, body)
     spacing = rng.uniform(0.42, 0.58) * half
-    radius = rng.uniform(0.11, 0.2) * half
+    radius = rng.uniform(*variety.pip_radius) * half
+    spacing = max(spacing, 2.1 * radius)
     big_one = rng.uniform(1.0, 2.0) if rng.random() < 0.5 else 1.0  # the one pip often larger
     corner = rng.uniform(0.05, 0.3)
     bevel = rng.uniform(0.0, 0.15)  # rounded edges: a band of other shade round each face
@@ -275,12 +356,25 @@ def _draw_die(
         edge = np.clip(colour * edge_shade, 0, 255)
         cv2.fillPoly(canvas, [view.project(outline).round().astype(np.int32)], edge.tolist())
         inner = _rounded_square(middle, a * half * (1 - bevel), b * half * (1 - bevel), corner)
-        cv2.fillPoly(canvas, [view.project(inner).round().astype(np.int32)], colour.tolist())
+        inner_pixels = view.project(inner).round().astype(np.int32)
+        cv2.fillPoly(canvas, [inner_pixels], colour.tolist())
+        if look.glow is not None:
+            _glow(canvas, inner_pixels, *look.glow)
+        if look.swirl is not None:
+            _swirl(canvas, inner_pixels, look.swirl * shade, rng)
         pip_radius = radius * (big_one if face_value == 1 else 1.0)
+        towards = view.light - n * float(view.light @ n)  # the light along the face
         for step_a, step_b in PIP_LAYOUTS[face_value]:
             pip_centre = middle + a * step_a * spacing + b * step_b * spacing
-            circle = _circle(pip_centre, a * pip_radius, b * pip_radius)
             pip_colour = np.clip(pips * shade * rng.uniform(0.8, 1.0), 0, 255)
+            if look.engraved:  # the hole's wall in shadow, the paint inside it off centre
+                hole = _circle(pip_centre, a * pip_radius, b * pip_radius)
+                polygon = view.project(hole).round().astype(np.int32)
+                cv2.fillPoly(canvas, [polygon], (colour * 0.4).tolist(), lineType=cv2.LINE_AA)
+                pip_centre = pip_centre + towards * pip_radius * 0.3
+                circle = _circle(pip_centre, a * pip_radius * 0.8, b * pip_radius * 0.8)
+            else:
+                circle = _circle(pip_centre, a * pip_radius, b * pip_radius)
             polygon = view.project(circle).round().astype(np.int32)
             cv2.fillPoly(canvas, [polygon], pip_colour.tolist(), lineType=cv2.LINE_AA)
         if face == 0:
@@ -288,7 +382,68 @@ def _draw_die(
                 [a * half, b * half]
             )
             top = view.project(corners) / SUPERSAMPLE
+            if look.glint:
+                _glint(canvas, inner_pixels, rng)
     return SceneDie(value, top, side)
+
+
+def _region(canvas: Image, polygon: Image) -> tuple[Image, Image] | None:
+    """The part of ``canvas`` round ``polygon`` (a view) and the polygon's mask there (0..1),
+    or None where it lies outside the canvas."""
+    height, width = canvas.shape[:2]
+    left, top = np.maximum(polygon.min(axis=0), 0)
+    right, bottom = np.minimum(polygon.max(axis=0) + 1, (width, height))
+    if right - left < 2 or bottom - top < 2:
+        return None
+    mask = np.zeros((bottom - top, right - left), np.float32)
+    cv2.fillPoly(mask, [polygon - (left, top)], 1.0)
+    return canvas[top:bottom, left:right], mask
+
+
+def _glow(canvas: Image, polygon: Image, direction: float, strength: float) -> None:
+    """A face lit through its body: brighter towards ``direction``, darker away."""
+    found = _region(canvas, polygon)
+    if found is None:
+        return
+    part, mask = found
+    ys, xs = np.mgrid[0 : part.shape[0], 0 : part.shape[1]].astype(np.float32)
+    along = xs * math.cos(direction) + ys * math.sin(direction)
+    spread = max(float(np.ptp(along)), 1.0)
+    factor = 1.0 + strength * ((along - along.min()) / spread * 2.0 - 1.0)
+    lit = np.clip(part * (1.0 + mask * (factor - 1.0))[:, :, None], 0, 255)
+    part[:] = lit.astype(np.uint8)
+
+
+def _swirl(canvas: Image, polygon: Image, colour: Vector, rng: np.random.Generator) -> None:
+    """Veins of ``colour`` swirled over a face (marbled dice)."""
+    found = _region(canvas, polygon)
+    if found is None:
+        return
+    part, mask = found
+    height, width = mask.shape
+    noise = cv2.resize(rng.normal(0, 1, (4, 4)).astype(np.float32), (width, height))
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    turn = rng.uniform(0, math.pi)
+    phase = (xs * math.cos(turn) + ys * math.sin(turn)) / max(width, height)
+    waves = np.sin(2 * math.pi * rng.uniform(1.0, 3.0) * phase + rng.uniform(1.5, 4.0) * noise)
+    veins = np.clip(1.0 - np.abs(waves) / rng.uniform(0.2, 0.6), 0, 1) * rng.uniform(0.5, 1.0)
+    alpha = (mask * veins)[:, :, None]
+    part[:] = np.clip(part * (1 - alpha) + colour * alpha, 0, 255).astype(np.uint8)
+
+
+def _glint(canvas: Image, polygon: Image, rng: np.random.Generator) -> None:
+    """A soft spot of light somewhere on a face."""
+    found = _region(canvas, polygon)
+    if found is None:
+        return
+    part, mask = found
+    height, width = mask.shape
+    spot = np.zeros_like(mask)
+    size = max(1, int(min(width, height) * rng.uniform(0.05, 0.15)))
+    cv2.circle(spot, (int(rng.uniform(0, width)), int(rng.uniform(0, height))), size, 1.0, -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), size * 0.8 + 0.5) * mask
+    light = rng.uniform(120, 255) * spot[:, :, None]
+    part[:] = np.clip(part.astype(np.float32) + light, 0, 255).astype(np.uint8)
 
 
 def _rounded_square(middle: Vector, a: Vector, b: Vector, corner: float) -> Vector:

@@ -53,7 +53,7 @@ from vision.dice_detector import DETECTOR_FILE, DetectorNet, fit_detector, plane
 from vision.dice_labels import SOURCES, LabelledDie, LabelledPhoto, load_source, match
 from vision.dice_model import MODEL_FILE, PATCH, DiceModel, Reader, fit
 from vision.dice_net import Array
-from vision.dice_scenes import DETECTOR_VARIETY, render_scene
+from vision.dice_scenes import DETECTOR_VARIETY, READER_VARIETY, Variety, render_scene
 from vision.observations import DieObservation
 from vision.training.torch_extra import torch_available
 
@@ -130,12 +130,14 @@ def train_detector(count: int, *, epochs: int = DETECTOR_EPOCHS, seed: int = SEE
     return fit_detector(*detector_data(count, seed), epochs=epochs, seed=seed)
 
 
-def synthetic(count: int, settings: DiceSettings, seed: int = SEED) -> list[Seen]:
-    """``count`` synthetic scenes (scene ``i`` drawn from seed ``[seed, i]``) and their
-    candidates, labelled like photos (each die's top face as its box)."""
+def synthetic(
+    count: int, settings: DiceSettings, seed: int = SEED, variety: Variety = READER_VARIETY
+) -> list[Seen]:
+    """``count`` synthetic scenes of ``variety`` (scene ``i`` drawn from seed ``[seed, i]``)
+    and their candidates, labelled like photos (each die's top face as its box)."""
     seen = []
     for index in range(count):
-        scene = render_scene(np.random.default_rng([seed, index]))
+        scene = render_scene(np.random.default_rng([seed, index]), variety=variety)
         height, width = scene.image.shape[:2]
         dice = []
         for die in scene.dice:
