@@ -469,7 +469,6 @@ def inside_quad(point: tuple[float, float], quad: Quad) -> bool:
     return cv2.pointPolygonTest(np.array(quad, np.float32), point, False) >= 0
 
 
-
 #: A hard shadow is looked for on every ``SHADE_CELL``-th pixel each way: white that only
 #: the local light shows (under the frame's white level, over the local one), gaps of a
 #: cell closed, in a part of a card's size (``SHADED_CARD`` times the frame's median
