@@ -187,7 +187,7 @@ def outlines_and_cloths(
             quad
             for quad in edge_outlines_in_parts(blurred, within, longest)
             if white_share(mask, quad) >= EDGE_WHITE
-            and not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
+            and not centred_in_any(quad, outlines)
         ]
     return outlines, shapes.cloths
 
@@ -469,6 +469,17 @@ def inside_quad(point: tuple[float, float], quad: Quad) -> bool:
     return cv2.pointPolygonTest(np.array(quad, np.float32), point, False) >= 0
 
 
+def quad_centre(quad: Quad) -> tuple[float, float]:
+    """The mean of the four corners of ``quad``."""
+    xs, ys = zip(*quad, strict=True)
+    return (sum(xs) / 4.0, sum(ys) / 4.0)
+
+
+def centred_in_any(quad: Quad, outlines: Sequence[Quad]) -> bool:
+    """Whether the centre of ``quad`` lies in one of ``outlines`` (the same card found again)."""
+    return any(inside_quad(quad_centre(quad), other) for other in outlines)
+
+
 #: A hard shadow is looked for on every ``SHADE_CELL``-th pixel each way: white that only
 #: the local light shows (under the frame's white level, over the local one), gaps of a
 #: cell closed, in a part of a card's size (``SHADED_CARD`` times the frame's median
@@ -535,10 +546,10 @@ def shaded_outlines(
     white, and one that the shadow's edge crosses is cut in two."""
     blurred = cv2.GaussianBlur(darkest, (5, 5), 0)
     mask = closed_gaps(cv2.compare(blurred, white, cv2.CMP_GT))
-    centres = [tuple(np.mean(quad, axis=0)) for quad in outlines]
+    centres = [quad_centre(quad) for quad in outlines]
     return [
         quad
         for quad in shapes_in(mask, longest).outlines
-        if not any(inside_quad(tuple(np.mean(quad, axis=0)), other) for other in outlines)
+        if not centred_in_any(quad, outlines)
         and not any(inside_quad(centre, quad) for centre in centres)
     ]

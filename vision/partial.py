@@ -51,7 +51,7 @@ import numpy as np
 
 from vision.light import darkest_channel
 from vision.observations import CardObservation
-from vision.outline import MIN_AREA_FRACTION, Quad, closed_white_mask, side
+from vision.outline import MIN_AREA_FRACTION, Quad, closed_white_mask, quad_centre, side
 from vision.partial_match import (
     THUMB_BLUR,
     THUMB_SIZE,
@@ -78,7 +78,6 @@ from vision.profile import (
     Image,
     ProfileRecognizer,
     face_point,
-    quad_centre,
 )
 
 #: The visible part loses its rim (thumbnail pixels): shadows and borders of the cards over it.

@@ -43,7 +43,7 @@ from companion.cardmath.catalogue import (
 from companion.errors import LocatedError
 from companion.paths import data_dir
 from vision.observations import CardObservation
-from vision.outline import Quad, find_card_outlines
+from vision.outline import Quad, find_card_outlines, quad_centre
 
 Array = NDArray[Any]
 """A numpy array as OpenCV returns it (its dtype is not tracked by the stubs)."""
@@ -350,12 +350,6 @@ class ProfileRecognizer:
                 )
             )
         return observations
-
-
-def quad_centre(quad: Quad) -> tuple[float, float]:
-    """The mean of the four corners of ``quad``."""
-    xs, ys = zip(*quad, strict=True)
-    return (sum(xs) / 4.0, sum(ys) / 4.0)
 
 
 def face_point(quad: Quad, fraction: tuple[float, float]) -> tuple[float, float]:

@@ -66,7 +66,6 @@ def test_faint_print_in_a_shadow_is_still_ink() -> None:
     assert sorted(round(x / 100) for x, _ in blobs.centers) == [1, 3]
 
 
-
 def test_red_ink_in_a_shadow_is_judged_as_in_full_light(shared_data: Path) -> None:
     # deal3 under the benchmark's shadow band: the 4d's diamond, at about half the light, is
     # under BLACK_INK redder than grey, and its index read 4s at 0.00; its redness scaled by
